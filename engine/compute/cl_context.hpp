@@ -1,0 +1,79 @@
+#pragma once
+// The OpenCL device, context and queue, and the program cache.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compute/cl_handle.hpp"
+
+namespace vfx {
+
+using Uuid = std::array<uint8_t, 16>;
+
+struct ClDeviceInfo {
+    cl_platform_id platform = nullptr;
+    cl_device_id id = nullptr;
+    int index = 0;  // position in list_cl_devices(), what --cl-device takes
+    std::string platform_name, name, vendor, version, driver_version;
+    cl_device_type type = 0;
+    uint32_t vendor_id = 0;     // PCI vendor id for GPUs (0x10DE NVIDIA)
+    std::optional<Uuid> uuid;   // cl_khr_device_uuid; PoCL reports none
+    std::string extensions;     // space separated
+    bool host_unified_memory = false;
+    uint64_t global_mem_bytes = 0;
+    uint32_t compute_units = 0;
+    size_t max_work_group = 0;
+
+    bool has_extension(std::string_view ext) const;
+    std::string type_name() const;  // "GPU", "CPU", ...
+};
+
+// Every device of every platform; empty when no ICD is installed.
+std::vector<ClDeviceInfo> list_cl_devices();
+
+class ClContext {
+public:
+    // Creates the context and one in-order queue with profiling enabled on `dev`.
+    explicit ClContext(const ClDeviceInfo& dev);
+    ClContext(const ClContext&) = delete;
+    ClContext& operator=(const ClContext&) = delete;
+
+    cl_context context() const { return context_.get(); }
+    cl_device_id device() const { return info_.id; }
+    cl_command_queue queue() const { return queue_.get(); }
+    const ClDeviceInfo& info() const { return info_; }
+
+    // The program built from the shared include (kernels/common.h) and the embedded kernel
+    // file `file` (e.g. "convert.cl"), with `options` (e.g. "-DWORK16=1"). Built once per
+    // (file, options) and cached. A build failure throws GpuError whose message names the file
+    // and carries the compiler's full log; the log is also written to the error log.
+    cl_program program(std::string_view file, const std::string& options = "");
+    ClKernel kernel(std::string_view file, const char* name, const std::string& options = "");
+
+    // Extension entry point for this device's platform; nullptr when absent.
+    void* extension_function(const char* name) const;
+
+    // Source text of a kernel file: the embedded one, or DIR/file when set_kernel_dir(DIR) was
+    // called and that file exists there (hot reload, later).
+    std::string kernel_source(std::string_view file) const;
+    void set_kernel_dir(std::string dir) { kernel_dir_ = std::move(dir); }
+
+private:
+    ClDeviceInfo info_;
+    ClContextHandle context_;
+    ClQueue queue_;
+    std::string kernel_dir_;
+    std::mutex mutex_;
+    std::map<std::string, ClProgram> programs_;
+};
+
+// Milliseconds between two profiling points of a completed event (CL_PROFILING_COMMAND_*).
+double cl_event_ms(cl_event ev, cl_profiling_info from = CL_PROFILING_COMMAND_START,
+                   cl_profiling_info to = CL_PROFILING_COMMAND_END);
+
+}  // namespace vfx

@@ -1,0 +1,33 @@
+#pragma once
+// Two kinds of failure, kept apart so the program can answer each correctly:
+//  - vfx::Error: something the user caused or can fix (bad file, bad chain, bad option). Its
+//    message is one complete line for the user; the program prints it and exits with status 1.
+//  - vfx::GpuError: an API call failed (OpenCL, Vulkan, FFmpeg internals). The check macros log
+//    the call, the decoded error and file:line before throwing it.
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace vfx {
+
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class GpuError : public std::runtime_error {
+public:
+    GpuError(std::string msg, int code) : std::runtime_error(std::move(msg)), code_(code) {}
+    int code() const { return code_; }
+
+private:
+    int code_;
+};
+
+template <typename... Args>
+[[noreturn]] void fail(fmt::format_string<Args...> f, Args&&... args) {
+    throw Error(fmt::format(f, std::forward<Args>(args)...));
+}
+
+}  // namespace vfx

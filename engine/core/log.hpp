@@ -1,0 +1,16 @@
+#pragma once
+// Logging goes through spdlog's default logger (stderr). The program sets the level from
+// --log-level; libraries only log.
+#include <spdlog/spdlog.h>
+
+#include <string_view>
+
+namespace vfx {
+
+// Accepts trace, debug, info, warn, error, critical, off. Returns false for anything else.
+bool set_log_level(std::string_view level);
+
+// Routes FFmpeg's own av_log output into spdlog at a matching level.
+void route_ffmpeg_log();
+
+}  // namespace vfx

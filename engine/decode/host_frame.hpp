@@ -1,0 +1,40 @@
+#pragma once
+// A decoded frame in host memory, as the source thread hands it to compute.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/format.hpp"
+
+struct AVFrame;
+
+namespace vfx {
+
+struct Plane {
+    const uint8_t* data = nullptr;
+    int stride = 0;  // bytes per row
+};
+
+struct HostFrame {
+    std::shared_ptr<AVFrame> av;  // owns the pixels (decoder output or the swscale fallback's)
+    SourceFormat format;          // layout of the planes below
+    ColorInfo color;              // matrix and range the conversion must use
+    int width = 0;
+    int height = 0;
+    int sar_num = 1, sar_den = 1;  // sample aspect ratio (1:1 when unknown)
+    int rotation = 0;              // degrees clockwise from the stream's display matrix
+
+    int64_t index = 0;     // 0, 1, 2 ... in decode order of output
+    int64_t pts = 0;       // in the stream's time base; AV_NOPTS_VALUE replaced by a count
+    double time_s = 0.0;   // pts in seconds from the stream's start
+    double decode_ms = 0;  // host time spent demuxing + decoding this frame (incl. fallback)
+    std::chrono::steady_clock::time_point ready_at;  // when it entered the queue
+
+    std::string pixel_format;  // the decoder's pixel format name, e.g. "yuv420p10le"
+    bool swscale_fallback = false;  // true when libswscale brought it to `rgba`
+
+    Plane plane(int i) const;  // i < 3; layout-dependent planes, unused ones are null
+};
+
+}  // namespace vfx

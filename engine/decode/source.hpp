@@ -1,0 +1,68 @@
+#pragma once
+// Sources: anything FFmpeg opens (files, stills, `lavfi:GRAPH`, `v4l2:/dev/videoN`, raw video
+// through --input-format/--input-opt). Demux and decode run on the source's own thread with
+// FFmpeg frame threading; decoded frames wait in a bounded queue.
+//
+// Threading contract: open() and the destructor belong to the owner's thread; next(), info()
+// and stats() may be called from that one consumer thread while the source thread runs.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "decode/host_frame.hpp"
+
+namespace vfx {
+
+struct SourceOptions {
+    std::string input;                                         // path or short form
+    std::string format;                                        // demuxer name ("" = probe)
+    std::vector<std::pair<std::string, std::string>> options;  // demuxer options
+    size_t queue_depth = 4;  // bounded queue; live sources are clamped to 1
+    int threads = 0;         // decoder threads, 0 = as many as cores
+    bool loop = false;       // restart at end of file (files only)
+};
+
+struct StreamInfo {
+    std::string url;           // what was handed to FFmpeg after short-form expansion
+    std::string demuxer;       // e.g. "mov,mp4,m4a,3gp,3g2,mj2"
+    std::string codec;         // e.g. "h264"
+    std::string pixel_format;  // decoder's pixel format, e.g. "yuv420p"
+    int width = 0, height = 0;
+    double fps = 0;         // average frame rate, 0 when unknown
+    double duration_s = 0;  // 0 when unknown
+    bool live = false;      // lavfi: and v4l2: sources: low latency, queue depth 1
+};
+
+struct SourceStats {
+    int64_t frames_decoded = 0;
+    int64_t packets_corrupt = 0;  // skipped and counted; the run goes on
+    int64_t frames_fallback = 0;  // converted by libswscale on the CPU
+    size_t queue_depth = 0;       // frames waiting right now
+    size_t queue_capacity = 0;
+};
+
+class Source {
+public:
+    // Opens the input and its first video stream, starts the decode thread. Throws vfx::Error
+    // with a one-line message naming the input and the cause (missing file, not media, no
+    // video stream, unknown demuxer or option).
+    static std::unique_ptr<Source> open(const SourceOptions& opts);
+    virtual ~Source() = default;
+
+    // Blocks until the next frame. Returns nullopt at the end of the stream. Throws vfx::Error
+    // if the stream ended (or failed) before any frame decoded.
+    virtual std::optional<HostFrame> next() = 0;
+
+    virtual const StreamInfo& info() const = 0;
+    virtual SourceStats stats() const = 0;
+};
+
+// Expands the short forms: "lavfi:GRAPH" -> (lavfi, GRAPH), "v4l2:/dev/videoN" -> (v4l2, path).
+// Explicit --input-format wins over a short form's.
+SourceOptions expand_short_forms(SourceOptions opts);
+
+}  // namespace vfx

@@ -1,0 +1,379 @@
+#include "interop/bridge.hpp"
+
+#include <CL/cl_ext.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "render/vk_check.hpp"
+
+namespace vfx {
+
+namespace {
+
+template <typename Fn>
+Fn cl_ext(const ClContext& cl, const char* name) {
+    void* p = cl.extension_function(name);
+    if (!p) throw GpuError(fmt::format("OpenCL entry point {} is missing", name), CL_INVALID_OPERATION);
+    return reinterpret_cast<Fn>(p);
+}
+
+struct ClSemaphoreFns {
+    clCreateSemaphoreWithPropertiesKHR_fn create = nullptr;
+    clEnqueueWaitSemaphoresKHR_fn wait = nullptr;
+    clEnqueueSignalSemaphoresKHR_fn signal = nullptr;
+    clReleaseSemaphoreKHR_fn release = nullptr;
+    clEnqueueAcquireExternalMemObjectsKHR_fn acquire = nullptr;
+    clEnqueueReleaseExternalMemObjectsKHR_fn release_mem = nullptr;
+};
+
+size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+// One SharedFrame: the memory both APIs see for one frame in flight, and the objects that order
+// access to it. Owns every handle; the destructor runs only after Bridge::drain().
+struct Bridge::Slot {
+    VkContext& vk;
+    ClSemaphoreFns fns;
+    uint32_t index = 0;
+
+    // Vulkan side
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0;
+    void* vk_mapped = nullptr;  // copy tier: persistently mapped host-visible memory
+    VkSemaphore sem_ready = VK_NULL_HANDLE;  // CL signals, VK waits (external)
+    VkSemaphore sem_free = VK_NULL_HANDLE;   // VK signals, CL waits (external)
+
+    // OpenCL side
+    ClMem cl_buffer;
+    cl_semaphore_khr cl_ready = nullptr;
+    cl_semaphore_khr cl_free = nullptr;
+    void* host_memory = nullptr;  // host tier: the one allocation both APIs use
+    void* cl_mapped = nullptr;    // host tier: pointer of the pending map
+
+    // State
+    ClEvent written;                // end_write's last command
+    bool free_signalled = false;    // a VK submission signals sem_free; CL must wait it first
+    uint64_t render_serial = 0;     // last render submission reading this slot (0: none)
+
+    Slot(VkContext& v, ClSemaphoreFns f, uint32_t i) : vk(v), fns(f), index(i) {}
+    ~Slot() {
+        cl_buffer.reset();
+        if (cl_ready) fns.release(cl_ready);
+        if (cl_free) fns.release(cl_free);
+        VkDevice d = vk.device();
+        if (vk_mapped) vkUnmapMemory(d, memory);
+        vkDestroySemaphore(d, sem_ready, nullptr);
+        vkDestroySemaphore(d, sem_free, nullptr);
+        vkDestroyBuffer(d, buffer, nullptr);
+        vkFreeMemory(d, memory, nullptr);
+        std::free(host_memory);
+    }
+    Slot(const Slot&) = delete;
+    Slot& operator=(const Slot&) = delete;
+};
+
+Bridge::Bridge(ClContext& cl, VkContext& vk, InteropTier tier, uint32_t slots,
+               std::function<void(uint64_t)> render_waiter)
+    : cl_(cl), vk_(vk), tier_(tier), render_waiter_(std::move(render_waiter)) {
+    if (slots < 2) slots = 2;
+    slots_.resize(slots);
+}
+
+Bridge::~Bridge() {
+    try {
+        drain();
+    } catch (const std::exception& e) {
+        spdlog::error("bridge teardown: {}", e.what());
+    }
+}
+
+void Bridge::drain() {
+    if (cl_.queue()) clFinish(cl_.queue());
+    for (auto& s : slots_) {
+        if (!s) continue;
+        if (s->render_serial) render_waiter_(s->render_serial);
+        s->render_serial = 0;
+        if (s->cl_mapped) {  // host tier: give the mapping back before anything is freed
+            clEnqueueUnmapMemObject(cl_.queue(), s->cl_buffer.get(), s->cl_mapped, 0, nullptr, nullptr);
+            s->cl_mapped = nullptr;
+        }
+    }
+    if (cl_.queue()) clFinish(cl_.queue());
+}
+
+void Bridge::reallocate(const FrameGeometry& g) {
+    drain();
+    for (auto& s : slots_) s.reset();
+    geometry_ = g;
+    ++stats_.reallocations;
+
+    VkDevice dev = vk_.device();
+    ClSemaphoreFns fns;
+    if (tier_ == InteropTier::external) {
+        fns.create = cl_ext<clCreateSemaphoreWithPropertiesKHR_fn>(cl_, "clCreateSemaphoreWithPropertiesKHR");
+        fns.wait = cl_ext<clEnqueueWaitSemaphoresKHR_fn>(cl_, "clEnqueueWaitSemaphoresKHR");
+        fns.signal = cl_ext<clEnqueueSignalSemaphoresKHR_fn>(cl_, "clEnqueueSignalSemaphoresKHR");
+        fns.release = cl_ext<clReleaseSemaphoreKHR_fn>(cl_, "clReleaseSemaphoreKHR");
+        // Acquire/release are part of cl_khr_external_memory; drivers that predate them omit them.
+        fns.acquire = reinterpret_cast<clEnqueueAcquireExternalMemObjectsKHR_fn>(
+            cl_.extension_function("clEnqueueAcquireExternalMemObjectsKHR"));
+        fns.release_mem = reinterpret_cast<clEnqueueReleaseExternalMemObjectsKHR_fn>(
+            cl_.extension_function("clEnqueueReleaseExternalMemObjectsKHR"));
+    }
+    auto get_memory_fd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(
+        tier_ == InteropTier::external ? vk_.device_function("vkGetMemoryFdKHR") : nullptr);
+    auto get_semaphore_fd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(
+        tier_ == InteropTier::external ? vk_.device_function("vkGetSemaphoreFdKHR") : nullptr);
+    auto host_pointer_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        tier_ == InteropTier::host ? vk_.device_function("vkGetMemoryHostPointerPropertiesEXT")
+                                   : nullptr);
+
+    size_t bytes = g.size_bytes();
+    size_t host_align = 4096;
+    if (tier_ == InteropTier::host) {
+        VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+        VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &hp};
+        vkGetPhysicalDeviceProperties2(vk_.physical(), &p2);
+        host_align = std::max<size_t>(host_align, hp.minImportedHostPointerAlignment);
+        bytes = round_up(bytes, host_align);
+    }
+
+    for (uint32_t i = 0; i < slots_.size(); ++i) {
+        auto s = std::make_unique<Slot>(vk_, fns, i);
+        const std::string name = fmt::format("SharedFrame[{}]", i);
+
+        VkExternalMemoryBufferCreateInfo ext_buf{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+        VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bi.size = bytes;
+        bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                   VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        if (tier_ == InteropTier::external) {
+            ext_buf.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+            bi.pNext = &ext_buf;
+        } else if (tier_ == InteropTier::host) {
+            ext_buf.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+            bi.pNext = &ext_buf;
+        }
+        VFX_VK(vkCreateBuffer(dev, &bi, nullptr, &s->buffer));
+        vk_.set_name(s->buffer, VK_OBJECT_TYPE_BUFFER, name.c_str());
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(dev, s->buffer, &req);
+
+        VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        VkExportMemoryAllocateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+        VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+        VkImportMemoryHostPointerInfoEXT import_host{
+            VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+        cl_int err = CL_SUCCESS;
+
+        switch (tier_) {
+            case InteropTier::external: {
+                // A dedicated allocation: the whole memory object is this one buffer, which is
+                // what OpenCL imports.
+                dedicated.buffer = s->buffer;
+                export_info.pNext = &dedicated;
+                export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+                ai.pNext = &export_info;
+                ai.allocationSize = req.size;
+                ai.memoryTypeIndex = vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+                VFX_VK(vkAllocateMemory(dev, &ai, nullptr, &s->memory));
+                VFX_VK(vkBindBufferMemory(dev, s->buffer, s->memory, 0));
+                s->size = req.size;
+
+                VkMemoryGetFdInfoKHR fdi{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
+                fdi.memory = s->memory;
+                fdi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+                int fd = -1;
+                VFX_VK(get_memory_fd(dev, &fdi, &fd));
+                cl_device_id dev_id = cl_.device();
+                const cl_mem_properties props[] = {
+                    CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, static_cast<cl_mem_properties>(fd),
+                    CL_DEVICE_HANDLE_LIST_KHR, reinterpret_cast<cl_mem_properties>(dev_id),
+                    CL_DEVICE_HANDLE_LIST_END_KHR, 0};
+                cl_mem m = clCreateBufferWithProperties(cl_.context(), props, CL_MEM_READ_WRITE,
+                                                        req.size, nullptr, &err);
+                if (err != CL_SUCCESS) close(fd);  // on success the driver owns the descriptor
+                VFX_CL_ERR(err, "clCreateBufferWithProperties(opaque fd)");
+                s->cl_buffer = ClMem(m);
+
+                // The two semaphores of the slot, exported by Vulkan, imported by OpenCL. No
+                // device list: Debian 12's headers carry a provisional value NVIDIA rejects.
+                auto make_sem = [&](VkSemaphore& vs, cl_semaphore_khr& cs, const char* what) {
+                    VkExportSemaphoreCreateInfo esi{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
+                    esi.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+                    VkSemaphoreCreateInfo si{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &esi};
+                    VFX_VK(vkCreateSemaphore(dev, &si, nullptr, &vs));
+                    vk_.set_name(vs, VK_OBJECT_TYPE_SEMAPHORE, fmt::format("{}.{}", name, what).c_str());
+                    VkSemaphoreGetFdInfoKHR sfi{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+                    sfi.semaphore = vs;
+                    sfi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+                    int sfd = -1;
+                    VFX_VK(get_semaphore_fd(dev, &sfi, &sfd));
+                    const cl_semaphore_properties_khr sp[] = {
+                        CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
+                        CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, static_cast<cl_semaphore_properties_khr>(sfd),
+                        0};
+                    cl_int serr = CL_SUCCESS;
+                    cs = fns.create(cl_.context(), sp, &serr);
+                    if (serr != CL_SUCCESS) close(sfd);
+                    VFX_CL_ERR(serr, "clCreateSemaphoreWithPropertiesKHR(opaque fd)");
+                };
+                make_sem(s->sem_ready, s->cl_ready, "ready");
+                make_sem(s->sem_free, s->cl_free, "free");
+                break;
+            }
+            case InteropTier::host: {
+                s->host_memory = std::aligned_alloc(host_align, bytes);
+                if (!s->host_memory) throw GpuError("host allocation for SharedFrame failed", 0);
+                std::memset(s->host_memory, 0, bytes);
+                VkMemoryHostPointerPropertiesEXT hpp{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+                VFX_VK(host_pointer_props(dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                                          s->host_memory, &hpp));
+                import_host.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+                import_host.pHostPointer = s->host_memory;
+                ai.pNext = &import_host;
+                ai.allocationSize = bytes;
+                ai.memoryTypeIndex = vk_.memory_type(req.memoryTypeBits & hpp.memoryTypeBits,
+                                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+                VFX_VK(vkAllocateMemory(dev, &ai, nullptr, &s->memory));
+                VFX_VK(vkBindBufferMemory(dev, s->buffer, s->memory, 0));
+                s->size = bytes;
+                cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                          bytes, s->host_memory, &err);
+                VFX_CL_ERR(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+                s->cl_buffer = ClMem(m);
+                break;
+            }
+            case InteropTier::copy: {
+                ai.allocationSize = req.size;
+                ai.memoryTypeIndex = vk_.memory_type(
+                    req.memoryTypeBits,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+                VFX_VK(vkAllocateMemory(dev, &ai, nullptr, &s->memory));
+                VFX_VK(vkBindBufferMemory(dev, s->buffer, s->memory, 0));
+                VFX_VK(vkMapMemory(dev, s->memory, 0, VK_WHOLE_SIZE, 0, &s->vk_mapped));
+                s->size = req.size;
+                cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err);
+                VFX_CL_ERR(err, "clCreateBuffer(staged SharedFrame)");
+                s->cl_buffer = ClMem(m);
+                break;
+            }
+        }
+        vk_.set_name(s->memory, VK_OBJECT_TYPE_DEVICE_MEMORY, name.c_str());
+        slots_[i] = std::move(s);
+    }
+    spdlog::debug("bridge: {} shared frames of {}x{} {} ({} bytes each), tier {}", slots_.size(),
+                  g.width, g.height, to_string(g.format), bytes, to_string(tier_));
+}
+
+Bridge::WriteTarget Bridge::begin_write(const FrameGeometry& g) {
+    if (!slots_[0] || !(g == geometry_)) reallocate(g);
+    const auto index = static_cast<uint32_t>(next_frame_++ % slots_.size());
+    Slot& s = *slots_[index];
+    cl_command_queue q = cl_.queue();
+    switch (tier_) {
+        case InteropTier::external:
+            if (s.free_signalled) {
+                VFX_CL(s.fns.wait(q, 1, &s.cl_free, nullptr, 0, nullptr, nullptr));
+                s.free_signalled = false;
+            }
+            if (s.fns.acquire) {
+                cl_mem m = s.cl_buffer.get();
+                VFX_CL(s.fns.acquire(q, 1, &m, 0, nullptr, nullptr));
+            }
+            break;
+        case InteropTier::host:
+            if (s.render_serial) render_waiter_(s.render_serial);
+            if (s.cl_mapped) {
+                VFX_CL(clEnqueueUnmapMemObject(q, s.cl_buffer.get(), s.cl_mapped, 0, nullptr, nullptr));
+                s.cl_mapped = nullptr;
+            }
+            break;
+        case InteropTier::copy:
+            if (s.render_serial) render_waiter_(s.render_serial);
+            break;
+    }
+    s.render_serial = 0;
+    return {index, s.cl_buffer.get(), geometry_};
+}
+
+void Bridge::end_write(const WriteTarget& t) {
+    Slot& s = *slots_.at(t.slot);
+    cl_command_queue q = cl_.queue();
+    cl_int err = CL_SUCCESS;
+    switch (tier_) {
+        case InteropTier::external: {
+            cl_mem m = s.cl_buffer.get();
+            if (s.fns.release_mem) VFX_CL(s.fns.release_mem(q, 1, &m, 0, nullptr, nullptr));
+            VFX_CL(s.fns.signal(q, 1, &s.cl_ready, nullptr, 0, nullptr, s.written.out()));
+            // The signal must reach the device before Vulkan's wait is submitted.
+            VFX_CL(clFlush(q));
+            break;
+        }
+        case InteropTier::host:
+            s.cl_mapped = clEnqueueMapBuffer(q, s.cl_buffer.get(), CL_FALSE, CL_MAP_READ, 0,
+                                             geometry_.size_bytes(), 0, nullptr, s.written.out(), &err);
+            VFX_CL_ERR(err, "clEnqueueMapBuffer(SharedFrame)");
+            VFX_CL(clFlush(q));
+            break;
+        case InteropTier::copy:
+            VFX_CL(clEnqueueReadBuffer(q, s.cl_buffer.get(), CL_FALSE, 0, geometry_.size_bytes(),
+                                       s.vk_mapped, 0, nullptr, s.written.out()));
+            VFX_CL(clFlush(q));
+            ++stats_.copies;
+            stats_.bytes_copied += geometry_.size_bytes();
+            break;
+    }
+}
+
+Bridge::ReadView Bridge::hand_over(uint32_t slot) {
+    Slot& s = *slots_.at(slot);
+    ReadView v;
+    v.slot = slot;
+    v.buffer = s.buffer;
+    v.offset = 0;
+    v.size = geometry_.size_bytes();
+    v.geometry = geometry_;
+    if (tier_ == InteropTier::external) {
+        v.wait = s.sem_ready;
+        v.signal = s.sem_free;
+        v.external_memory = true;
+    } else {
+        cl_event ev = s.written.get();
+        VFX_CL(clWaitForEvents(1, &ev));
+    }
+    ++stats_.frames;
+    return v;
+}
+
+void Bridge::rendered(uint32_t slot, uint64_t render_serial) {
+    Slot& s = *slots_.at(slot);
+    s.render_serial = render_serial;
+    if (tier_ == InteropTier::external) s.free_signalled = true;
+}
+
+void Bridge::drop(uint32_t slot) {
+    Slot& s = *slots_.at(slot);
+    if (tier_ != InteropTier::external) return;
+    // Consume sem_ready and signal sem_free with an empty submission, so each binary semaphore
+    // keeps exactly one pending signal per wait.
+    VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.waitSemaphoreCount = 1;
+    si.pWaitSemaphores = &s.sem_ready;
+    si.pWaitDstStageMask = &stage;
+    si.signalSemaphoreCount = 1;
+    si.pSignalSemaphores = &s.sem_free;
+    VFX_VK(vkQueueSubmit(vk_.queue(), 1, &si, VK_NULL_HANDLE));
+    s.free_signalled = true;
+}
+
+}  // namespace vfx

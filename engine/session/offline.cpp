@@ -1,0 +1,147 @@
+#include "session/offline.hpp"
+
+#include <chrono>
+#include <deque>
+
+#include "compute/chain.hpp"
+#include "compute/processor.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "session/report.hpp"
+
+namespace vfx {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// One frame in flight: its output buffer on the device, a pinned host buffer the result is read
+// into, and the events that say when both are done.
+struct InFlight {
+    ClMem device;
+    ClMem pinned;
+    void* host = nullptr;
+    FrameGeometry geometry;
+    PendingFrame pending;
+    ClEvent read;
+    HostFrame frame;  // keeps the host planes alive until the upload completed
+    bool busy = false;
+};
+
+}  // namespace
+
+OfflineResult run_offline(const OfflineOptions& opts) {
+    // Validate everything the user gave before any work: chain, output folder, report folder.
+    Chain chain = parse_chain(opts.chain);
+    if (opts.output != "null") check_writable(opts.output, "output");
+    if (!opts.report.empty()) check_writable(opts.report, "report");
+
+    auto source = Source::open(opts.source);
+    DeviceChoice devices = choose(opts.devices, /*want_vulkan=*/false);
+    ClContext cl(devices.cl_device());
+    spdlog::info("{}", short_name(cl.info()));
+    FrameProcessor processor(cl, chain);
+
+    const auto start = Clock::now();
+    std::unique_ptr<Sink> sink;
+    std::vector<InFlight> ring(std::max<uint32_t>(opts.in_flight, 1));
+    TimingLog timing(512, /*keep_all=*/true);
+    int64_t submitted = 0, written = 0;
+    auto last_done = Clock::now();
+
+    auto retire = [&](InFlight& f) {
+        const auto t0 = Clock::now();
+        cl_event ev = f.read.get();
+        VFX_CL(clWaitForEvents(1, &ev));
+        const double wait_ms = ms_since(t0);
+        const auto tw = Clock::now();
+        sink->write(static_cast<const uint8_t*>(f.host), f.geometry, f.frame.index, f.frame.time_s);
+        FrameRecord rec;
+        rec.index = f.frame.index;
+        rec.time_s = f.frame.time_s;
+        rec.stages.emplace_back("decode", f.frame.decode_ms);
+        for (const auto& st : f.pending.timings()) rec.stages.emplace_back(st.name, st.ms);
+        rec.stages.emplace_back("readback", cl_event_ms(ev));
+        rec.stages.emplace_back("wait", wait_ms);
+        rec.stages.emplace_back("write", ms_since(tw));
+        rec.frame_ms = ms_since(last_done);
+        last_done = Clock::now();
+        timing.add(std::move(rec));
+        f.busy = false;
+        f.frame = HostFrame{};
+        ++written;
+    };
+
+    while (opts.frames < 0 || submitted < opts.frames) {
+        std::optional<HostFrame> frame = source->next();
+        if (!frame) break;
+        InFlight& f = ring[static_cast<size_t>(submitted) % ring.size()];
+        if (f.busy) retire(f);
+        const FrameGeometry g = make_geometry(static_cast<uint32_t>(frame->width),
+                                              static_cast<uint32_t>(frame->height),
+                                              frame->format.work_format());
+        if (!sink) {
+            SinkOptions so;
+            so.path = opts.output;
+            so.codec = opts.codec;
+            so.encoder_options = opts.encoder_options;
+            so.fps = source->info().fps > 0 ? source->info().fps : 25.0;
+            so.sar_num = frame->sar_num;
+            so.sar_den = frame->sar_den;
+            sink = Sink::open(so, g);
+            spdlog::info("output: {}", sink->describe());
+        }
+        if (!(f.geometry == g)) {  // first use, or the stream changed size
+            cl_int err = CL_SUCCESS;
+            if (f.pinned && f.host)
+                clEnqueueUnmapMemObject(cl.queue(), f.pinned.get(), f.host, 0, nullptr, nullptr);
+            clFinish(cl.queue());
+            f.device = ClMem(clCreateBuffer(cl.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err));
+            VFX_CL_ERR(err, "clCreateBuffer(output)");
+            f.pinned = ClMem(clCreateBuffer(cl.context(), CL_MEM_ALLOC_HOST_PTR, g.size_bytes(), nullptr, &err));
+            VFX_CL_ERR(err, "clCreateBuffer(pinned read-back)");
+            f.host = clEnqueueMapBuffer(cl.queue(), f.pinned.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                        0, g.size_bytes(), 0, nullptr, nullptr, &err);
+            VFX_CL_ERR(err, "clEnqueueMapBuffer(pinned read-back)");
+            f.geometry = g;
+        }
+        f.pending = processor.enqueue(*frame, f.device.get(), g);
+        VFX_CL(clEnqueueReadBuffer(cl.queue(), f.device.get(), CL_FALSE, 0, g.size_bytes(), f.host,
+                                   0, nullptr, f.read.out()));
+        VFX_CL(clFlush(cl.queue()));
+        f.frame = std::move(*frame);
+        f.busy = true;
+        ++submitted;
+    }
+    // Retire the frames still in flight, oldest first.
+    for (int64_t i = 0; i < static_cast<int64_t>(ring.size()); ++i) {
+        InFlight& f = ring[static_cast<size_t>(submitted + i) % ring.size()];
+        if (f.busy) retire(f);
+    }
+    if (!sink) fail("'{}': the input gave no frames", opts.source.input);
+    sink->finish();
+    for (auto& f : ring)
+        if (f.pinned && f.host) clEnqueueUnmapMemObject(cl.queue(), f.pinned.get(), f.host, 0, nullptr, nullptr);
+    clFinish(cl.queue());
+
+    OfflineResult r;
+    r.frames = written;
+    r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+    r.output_description = sink->describe();
+    RunInfo info;
+    info.command = "process";
+    info.chain = format_chain(chain);
+    info.interop = "none";
+    info.interop_reason = "offline: frames are read back from OpenCL, no Vulkan";
+    info.frames = written;
+    info.wall_s = r.wall_s;
+    info.source = source->stats();
+    r.report = make_report(info, source->info(), devices, timing);
+    if (!opts.report.empty()) write_json_file(opts.report, r.report);
+    return r;
+}
+
+}  // namespace vfx

@@ -1,0 +1,78 @@
+#include "session/report.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+
+namespace vfx {
+
+namespace fs = std::filesystem;
+
+nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const DeviceChoice& dev,
+                           const TimingLog& timing) {
+    nlohmann::json j;
+    j["command"] = run.command;
+    j["version"] = VFX_VERSION;
+    j["input"] = {{"url", stream.url},       {"demuxer", stream.demuxer},
+                  {"codec", stream.codec},   {"pixel_format", stream.pixel_format},
+                  {"width", stream.width},   {"height", stream.height},
+                  {"fps", stream.fps},       {"duration_s", stream.duration_s},
+                  {"live", stream.live}};
+    j["chain"] = run.chain;
+    j["devices"] = to_json(dev);
+    j["interop"] = {{"tier", run.interop}, {"reason", run.interop_reason},
+                    {"staged_copies", run.staged_copies}};
+    j["frames"] = run.frames;
+    j["wall_s"] = run.wall_s;
+    j["fps"] = run.wall_s > 0 ? static_cast<double>(run.frames) / run.wall_s : 0.0;
+    j["source_stats"] = {{"frames_decoded", run.source.frames_decoded},
+                         {"packets_corrupt", run.source.packets_corrupt},
+                         {"frames_fallback", run.source.frames_fallback}};
+    j["validation_errors"] = run.validation_errors;
+    auto t = timing.to_json();
+    j["timing"] = {{"summary_ms", t["summary"]}, {"frames", t["frames"]}};
+    return j;
+}
+
+void check_writable(const std::string& path, const char* what) {
+    fs::path p(path);
+    fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
+    if (access(dir.c_str(), W_OK) != 0) fail("{} '{}': folder '{}' is not writable", what, path, dir.string());
+    if (fs::is_directory(p, ec)) fail("{} '{}' is a folder", what, path);
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& j) {
+    check_writable(path, "report");
+    fs::path p(path);
+    fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".partial");
+    {
+        std::ofstream f(tmp);
+        if (!f) fail("report '{}': cannot write", path);
+        f << j.dump(2) << "\n";
+        if (!f) {
+            f.close();
+            fs::remove(tmp);
+            fail("report '{}': write failed", path);
+        }
+    }
+    fs::rename(tmp, p);
+}
+
+std::string summary_table(const TimingLog& timing) {
+    std::string out = fmt::format("{:<14} {:>9} {:>9} {:>9} {:>9}   (ms over {} frames)\n", "stage",
+                                  "mean", "p50", "p95", "p99", timing.records().size());
+    for (const auto& name : timing.stage_names()) {
+        Summary s = timing.summary(name);
+        out += fmt::format("{:<14} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", name, s.mean, s.p50,
+                           s.p95, s.p99);
+    }
+    return out;
+}
+
+}  // namespace vfx

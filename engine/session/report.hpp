@@ -1,0 +1,38 @@
+#pragma once
+// The JSON report of a run (play or process): input, devices, interop tier, chain, per-frame
+// stage timings and their summary. Written atomically (temporary file, then rename).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "decode/source.hpp"
+#include "session/devices.hpp"
+#include "timing/timing.hpp"
+
+namespace vfx {
+
+struct RunInfo {
+    std::string command;  // "play" or "process"
+    std::string chain;    // the parsed chain printed back
+    std::string interop;  // tier name, or "none" (process needs no Vulkan)
+    std::string interop_reason;
+    int64_t frames = 0;
+    double wall_s = 0;
+    SourceStats source;
+    uint64_t staged_copies = 0;
+    uint32_t validation_errors = 0;
+};
+
+nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const DeviceChoice& dev,
+                           const TimingLog& timing);
+
+// Writes `j` to `path` atomically; throws vfx::Error naming the path when it cannot.
+void write_json_file(const std::string& path, const nlohmann::json& j);
+
+// Checks that `path` can be created (its folder exists and is writable) before work starts.
+void check_writable(const std::string& path, const char* what);
+
+// A short human table: one line per stage with mean/p50/p95/p99 in ms.
+std::string summary_table(const TimingLog& timing);
+
+}  // namespace vfx

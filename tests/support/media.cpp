@@ -1,0 +1,60 @@
+#include "support/media.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace vfx::test {
+
+int run_command(const std::string& cmd, std::string* output) {
+    std::string full = cmd + " 2>&1";
+    FILE* p = popen(full.c_str(), "r");
+    if (!p) return -1;
+    std::array<char, 4096> buf{};
+    std::string out;
+    size_t n = 0;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    int status = pclose(p);
+    if (output) *output = out;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string make_media(const std::string& name, const std::string& args) {
+    fs::path path = fs::path(VFX_TEST_MEDIA) / name;
+    if (fs::exists(path) && fs::file_size(path) > 0) return path.string();
+    // Write to a temporary name first so a half-written clip is never reused.
+    fs::path tmp = path;
+    tmp += ".part" + path.extension().string();
+    std::string out;
+    std::string cmd = "ffmpeg -nostdin -y -v error " + args + " '" + tmp.string() + "'";
+    int rc = run_command(cmd, &out);
+    if (rc != 0) {
+        ADD_FAILURE() << "ffmpeg failed (" << rc << "): " << cmd << "\n" << out;
+        return "";
+    }
+    fs::rename(tmp, path);
+    return path.string();
+}
+
+std::string scratch_dir() {
+    static const std::string dir = [] {
+        const auto* info = ::testing::UnitTest::GetInstance();
+        std::string base = std::string(VFX_TEST_MEDIA) + "/../scratch";
+        fs::path d = fs::path(base) / (info && info->current_test_suite()
+                                           ? info->current_test_suite()->name()
+                                           : "common");
+        fs::remove_all(d);
+        fs::create_directories(d);
+        return d.string();
+    }();
+    return dir;
+}
+
+std::string vfx_binary() { return VFX_BINARY; }
+
+}  // namespace vfx::test

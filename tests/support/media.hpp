@@ -1,0 +1,23 @@
+#pragma once
+// Test media made on demand with the ffmpeg CLI (installed by scripts/setup.sh) and cached in
+// the build tree, so the repository holds no test clips but the bundled sample.
+#include <string>
+
+namespace vfx::test {
+
+// Runs `ffmpeg -y -v error <args> <media-dir>/<name>` unless the file already exists and
+// returns its path. `args` is everything between the program name and the output file, e.g.
+// "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 10 -c:v libx264 -pix_fmt yuv420p".
+// Fails the current test (and returns "") if ffmpeg fails.
+std::string make_media(const std::string& name, const std::string& args);
+
+// Directory for files a test writes (created, emptied for each test binary run).
+std::string scratch_dir();
+
+// Runs a shell command, returns its exit status; stdout+stderr captured into `output` if given.
+int run_command(const std::string& cmd, std::string* output = nullptr);
+
+// Path of the built `vfx` program.
+std::string vfx_binary();
+
+}  // namespace vfx::test

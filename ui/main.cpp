@@ -1,0 +1,177 @@
+// vfx: the command line. Parses, dispatches to a command, and turns every user-caused error
+// into one line on stderr and exit status 1.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "options.hpp"
+
+namespace vfx::ui {
+
+std::pair<std::string, std::string> split_key_value(const std::string& kv, const char* flag) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) fail("{} '{}': expected KEY=VALUE", flag, kv);
+    return {kv.substr(0, eq), kv.substr(eq + 1)};
+}
+
+std::string default_input() {
+    namespace fs = std::filesystem;
+    // Next to the program's source tree (build tree use), or ../share/vfx next to the binary.
+    for (fs::path p : {fs::path(VFX_ASSETS_DIR) / "sample.mp4",
+                       fs::read_symlink("/proc/self/exe").parent_path() / "../share/vfx/sample.mp4",
+                       fs::read_symlink("/proc/self/exe").parent_path() / "assets/sample.mp4"}) {
+        std::error_code ec;
+        if (fs::exists(p, ec)) return p.lexically_normal().string();
+    }
+    return (fs::path(VFX_ASSETS_DIR) / "sample.mp4").string();
+}
+
+namespace {
+
+struct Common {
+    std::string log_level = "info";
+};
+
+void add_input_options(CLI::App* cmd, SourceOptions& s, std::vector<std::string>& opts) {
+    cmd->add_option("--input-format", s.format,
+                    "Demuxer to use (e.g. rawvideo, v4l2, lavfi, image2); default: probe");
+    cmd->add_option("--input-opt", opts,
+                    "Demuxer option KEY=VALUE, repeatable (e.g. video_size=1920x1080)")
+        ->allow_extra_args(false);
+}
+
+void add_device_options(CLI::App* cmd, DeviceOptions& d, std::string& interop, bool& validation) {
+    cmd->add_option_function<std::string>(
+        "--cl-device", [&d](const std::string& v) { d.cl_device = v; },
+        "OpenCL device: index from 'vfx probe' or part of its name");
+    cmd->add_option_function<std::string>(
+        "--vk-device", [&d](const std::string& v) { d.vk_device = v; },
+        "Vulkan device: index from 'vfx probe' or part of its name");
+    cmd->add_option("--interop", interop, "How frames cross from OpenCL to Vulkan")
+        ->check(CLI::IsMember({"auto", "external", "host", "copy"}))
+        ->default_val("auto");
+    cmd->add_flag("--validation", validation, "Enable the Vulkan validation layer");
+}
+
+}  // namespace
+
+int main_impl(int argc, char** argv) {
+    CLI::App app{"vfx — real-time video effects: FFmpeg decode, OpenCL filters, Vulkan display"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("vfx ") + VFX_VERSION);
+    Common common;
+    app.add_option("--log-level", common.log_level,
+                   "trace, debug, info, warn, error, critical or off")
+        ->default_val("info");
+    // Options common to every command may come after the command name too.
+    auto common_opts = [&](CLI::App* cmd) {
+        cmd->add_option("--log-level", common.log_level, "trace, debug, info, warn, error, critical or off");
+    };
+
+    // --- play ---
+    PlayOptions play;
+    std::vector<std::string> play_inopts;
+    std::string play_interop = "auto", vsync = "on";
+    bool play_validation = false;
+    auto* p = app.add_subcommand("play", "Play an input through a chain, in a window or headless");
+    common_opts(p);
+    p->add_option("--input,input", play.source.input, "Input file or lavfi:GRAPH / v4l2:/dev/videoN (default: the bundled sample)");
+    add_input_options(p, play.source, play_inopts);
+    p->add_option("--chain", play.chain, "Filter chain, e.g. gaussian=sigma=1.5,unsharp=sigma=1:amount=0.5");
+    p->add_flag("--headless", play.headless, "Render offscreen, no window (default when there is no display)");
+    p->add_flag("--realtime", play.realtime, "Headless: pace frames by their timestamps");
+    p->add_option("--frames", play.frames, "Stop after N frames")->check(CLI::PositiveNumber);
+    p->add_option("--report", play.report, "Write a JSON report (per-frame stage timings, summary, devices, tier)");
+    p->add_option("--vsync", vsync, "Window presentation: on (FIFO) or off")->check(CLI::IsMember({"on", "off"}));
+    p->add_option("--frames-in-flight", play.frames_in_flight, "Frames in flight between OpenCL and Vulkan")
+        ->check(CLI::Range(2, 8));
+    p->add_option("--screenshot", play.screenshot, "Headless: save the last rendered frame as PNG");
+    add_device_options(p, play.devices, play_interop, play_validation);
+
+    // --- process ---
+    ProcessOptions proc;
+    std::vector<std::string> proc_inopts, proc_encopts;
+    std::string proc_interop = "auto";
+    bool proc_validation = false;
+    auto* pr = app.add_subcommand("process", "Run a chain over an input offline, as fast as possible");
+    common_opts(pr);
+    pr->add_option("--input,input", proc.source.input, "Input file or lavfi:GRAPH / v4l2:/dev/videoN")->required();
+    add_input_options(pr, proc.source, proc_inopts);
+    pr->add_option("--output,-o", proc.output,
+                   "Output: x.png (one frame), x_%04d.png (every frame), x.mp4/x.mkv (encode), null (discard)")
+        ->required();
+    pr->add_option("--chain", proc.chain, "Filter chain");
+    pr->add_option("--frames", proc.frames, "Stop after N frames")->check(CLI::PositiveNumber);
+    pr->add_option("--report", proc.report, "Write a JSON report");
+    pr->add_option("--codec", proc.codec, "Encoder for video outputs (default libx264)");
+    pr->add_option("--encoder-opt", proc_encopts, "Encoder option KEY=VALUE, repeatable (e.g. crf=18)");
+    add_device_options(pr, proc.devices, proc_interop, proc_validation);
+
+    // --- probe ---
+    ProbeOptions probe;
+    std::string probe_interop = "auto";
+    bool probe_validation = false;
+    auto* pb = app.add_subcommand("probe", "List OpenCL and Vulkan devices, the pair chosen and the interop tier");
+    common_opts(pb);
+    pb->add_flag("--json", probe.json, "Print JSON");
+    add_device_options(pb, probe.devices, probe_interop, probe_validation);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::cerr << "vfx: " << e.what() << " (see vfx --help)\n";
+        return 1;
+    }
+    if (!set_log_level(common.log_level)) {
+        std::cerr << "vfx: --log-level '" << common.log_level
+                  << "' is not one of trace, debug, info, warn, error, critical, off\n";
+        return 1;
+    }
+
+    if (p->parsed()) {
+        for (const auto& kv : play_inopts) play.source.options.push_back(split_key_value(kv, "--input-opt"));
+        play.chain_given = !play.chain.empty() || p->count("--chain") > 0;
+        if (!play.chain_given) play.chain = kDefaultChain;
+        if (play.source.input.empty()) play.source.input = default_input();
+        play.vsync = vsync == "on";
+        play.devices.interop = parse_interop(play_interop);
+        play.devices.validation = play_validation;
+        return run_play(play);
+    }
+    if (pr->parsed()) {
+        for (const auto& kv : proc_inopts) proc.source.options.push_back(split_key_value(kv, "--input-opt"));
+        for (const auto& kv : proc_encopts) proc.encoder_options.push_back(split_key_value(kv, "--encoder-opt"));
+        proc.devices.interop = parse_interop(proc_interop);
+        proc.devices.validation = proc_validation;
+        return run_process(proc);
+    }
+    probe.devices.interop = parse_interop(probe_interop);
+    probe.devices.validation = probe_validation;
+    return run_probe(probe);
+}
+
+}  // namespace vfx::ui
+
+int main(int argc, char** argv) {
+    try {
+        return vfx::ui::main_impl(argc, argv);
+    } catch (const vfx::Error& e) {
+        std::cerr << "vfx: " << e.what() << "\n";
+        return 1;
+    } catch (const vfx::GpuError& e) {
+        std::cerr << "vfx: GPU error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "vfx: internal error: " << e.what() << "\n";
+        return 3;
+    }
+}

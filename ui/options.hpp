@@ -1,0 +1,54 @@
+#pragma once
+// What the command line asks for, as plain data (parsed in cli.cpp, used by the commands).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "decode/source.hpp"
+#include "session/devices.hpp"
+
+namespace vfx::ui {
+
+struct PlayOptions {
+    SourceOptions source;
+    std::string chain;
+    bool chain_given = false;
+    DeviceOptions devices;
+    bool headless = false;
+    bool realtime = false;  // headless: pace by timestamps instead of running flat out
+    bool vsync = true;
+    int64_t frames = -1;    // stop after N frames (-1: whole input)
+    std::string report;     // JSON report path ("" = none)
+    uint32_t frames_in_flight = 3;
+    std::string screenshot;  // headless: write the last presented frame here (PNG)
+};
+
+struct ProcessOptions {
+    SourceOptions source;
+    std::string output;
+    std::string chain;
+    DeviceOptions devices;
+    int64_t frames = -1;
+    std::string report;
+    std::string codec;
+    std::vector<std::pair<std::string, std::string>> encoder_options;
+};
+
+struct ProbeOptions {
+    DeviceOptions devices;
+    bool json = false;
+};
+
+// Splits KEY=VALUE (the first '='); throws vfx::Error naming `flag` when there is none.
+std::pair<std::string, std::string> split_key_value(const std::string& kv, const char* flag);
+
+// The bundled sample clip and the default chain applied to it.
+std::string default_input();
+inline constexpr const char* kDefaultChain = "unsharp=sigma=1.2:amount=0.6";
+
+int run_play(const PlayOptions& o);
+int run_process(const ProcessOptions& o);
+int run_probe(const ProbeOptions& o);
+
+}  // namespace vfx::ui
