@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "render/vk_check.hpp"
+#include "render/vk_handle.hpp"
 
 namespace vfx {
 
@@ -34,48 +35,58 @@ size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 }  // namespace
 
+// An imported OpenCL semaphore, released through the extension's entry point.
+class ClSemaphore {
+public:
+    ClSemaphore() = default;
+    ClSemaphore(cl_semaphore_khr s, clReleaseSemaphoreKHR_fn release) : s_(s), release_(release) {}
+    ClSemaphore(ClSemaphore&& o) noexcept
+        : s_(std::exchange(o.s_, nullptr)), release_(o.release_) {}
+    ClSemaphore& operator=(ClSemaphore&& o) noexcept {
+        std::swap(s_, o.s_);
+        std::swap(release_, o.release_);
+        return *this;
+    }
+    ~ClSemaphore() {
+        if (s_) release_(s_);
+    }
+    cl_semaphore_khr* ptr() { return &s_; }
+
+private:
+    cl_semaphore_khr s_ = nullptr;
+    clReleaseSemaphoreKHR_fn release_ = nullptr;
+};
+
 // One SharedFrame: the memory both APIs see for one frame in flight, and the objects that order
-// access to it. Owns every handle; the destructor runs only after Bridge::drain().
+// access to it. Owns every handle (members are destroyed in reverse order: OpenCL's imports go
+// before the Vulkan objects they came from); it is destroyed only after Bridge::drain().
 struct Bridge::Slot {
-    VkContext& vk;
     ClSemaphoreFns fns;
     uint32_t index = 0;
 
     // Vulkan side
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkDeviceSize size = 0;
+    struct HostAllocation {
+        void operator()(void* p) const { std::free(p); }
+    };
+    std::unique_ptr<void, HostAllocation> host_memory;  // host tier: the one allocation
+    MemoryHandle memory;
+    BufferHandle buffer;
+    SemaphoreHandle sem_ready;  // CL signals, VK waits (external)
+    SemaphoreHandle sem_free;   // VK signals, CL waits (external)
     void* vk_mapped = nullptr;  // copy tier: persistently mapped host-visible memory
-    VkSemaphore sem_ready = VK_NULL_HANDLE;  // CL signals, VK waits (external)
-    VkSemaphore sem_free = VK_NULL_HANDLE;   // VK signals, CL waits (external)
 
     // OpenCL side
     ClMem cl_buffer;
-    cl_semaphore_khr cl_ready = nullptr;
-    cl_semaphore_khr cl_free = nullptr;
-    void* host_memory = nullptr;  // host tier: the one allocation both APIs use
-    void* cl_mapped = nullptr;    // host tier: pointer of the pending map
+    ClSemaphore cl_ready;
+    ClSemaphore cl_free;
+    void* cl_mapped = nullptr;  // host tier: pointer of the pending map
 
     // State
-    ClEvent written;                // end_write's last command
-    bool free_signalled = false;    // a VK submission signals sem_free; CL must wait it first
-    uint64_t render_serial = 0;     // last render submission reading this slot (0: none)
+    ClEvent written;              // end_write's last command
+    bool free_signalled = false;  // a VK submission signals sem_free; CL must wait it first
+    uint64_t render_serial = 0;   // last render submission reading this slot (0: none)
 
-    Slot(VkContext& v, ClSemaphoreFns f, uint32_t i) : vk(v), fns(f), index(i) {}
-    ~Slot() {
-        cl_buffer.reset();
-        if (cl_ready) fns.release(cl_ready);
-        if (cl_free) fns.release(cl_free);
-        VkDevice d = vk.device();
-        if (vk_mapped) vkUnmapMemory(d, memory);
-        vkDestroySemaphore(d, sem_ready, nullptr);
-        vkDestroySemaphore(d, sem_free, nullptr);
-        vkDestroyBuffer(d, buffer, nullptr);
-        vkFreeMemory(d, memory, nullptr);
-        std::free(host_memory);
-    }
-    Slot(const Slot&) = delete;
-    Slot& operator=(const Slot&) = delete;
+    Slot(ClSemaphoreFns f, uint32_t i) : fns(f), index(i) {}
 };
 
 Bridge::Bridge(ClContext& cl, VkContext& vk, InteropTier tier, uint32_t slots,
@@ -95,6 +106,8 @@ Bridge::~Bridge() {
 
 void Bridge::drain() {
     if (cl_.queue()) clFinish(cl_.queue());
+    // Empty submissions from drop() carry no serial: idle the queue (teardown and resizes only).
+    if (tier_ == InteropTier::external && vk_.queue()) vkQueueWaitIdle(vk_.queue());
     for (auto& s : slots_) {
         if (!s) continue;
         if (s->render_serial) render_waiter_(s->render_serial);
@@ -146,7 +159,7 @@ void Bridge::reallocate(const FrameGeometry& g) {
     }
 
     for (uint32_t i = 0; i < slots_.size(); ++i) {
-        auto s = std::make_unique<Slot>(vk_, fns, i);
+        auto s = std::make_unique<Slot>(fns, i);
         const std::string name = fmt::format("SharedFrame[{}]", i);
 
         VkExternalMemoryBufferCreateInfo ext_buf{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
@@ -162,10 +175,19 @@ void Bridge::reallocate(const FrameGeometry& g) {
             ext_buf.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
             bi.pNext = &ext_buf;
         }
-        VFX_VK(vkCreateBuffer(dev, &bi, nullptr, &s->buffer));
-        vk_.set_name(s->buffer, VK_OBJECT_TYPE_BUFFER, name.c_str());
+        VkBuffer raw_buffer = VK_NULL_HANDLE;
+        VFX_VK(vkCreateBuffer(dev, &bi, nullptr, &raw_buffer));
+        s->buffer = BufferHandle(dev, raw_buffer);
+        vk_.set_name(raw_buffer, VK_OBJECT_TYPE_BUFFER, name.c_str());
         VkMemoryRequirements req;
-        vkGetBufferMemoryRequirements(dev, s->buffer, &req);
+        vkGetBufferMemoryRequirements(dev, raw_buffer, &req);
+        auto allocate = [&](const VkMemoryAllocateInfo& info) {
+            VkDeviceMemory raw = VK_NULL_HANDLE;
+            VFX_VK(vkAllocateMemory(dev, &info, nullptr, &raw));
+            s->memory = MemoryHandle(dev, raw);
+            vk_.set_name(raw, VK_OBJECT_TYPE_DEVICE_MEMORY, name.c_str());
+            VFX_VK(vkBindBufferMemory(dev, raw_buffer, raw, 0));
+        };
 
         VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         VkExportMemoryAllocateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
@@ -178,18 +200,15 @@ void Bridge::reallocate(const FrameGeometry& g) {
             case InteropTier::external: {
                 // A dedicated allocation: the whole memory object is this one buffer, which is
                 // what OpenCL imports.
-                dedicated.buffer = s->buffer;
+                dedicated.buffer = raw_buffer;
                 export_info.pNext = &dedicated;
                 export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
                 ai.pNext = &export_info;
                 ai.allocationSize = req.size;
                 ai.memoryTypeIndex = vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-                VFX_VK(vkAllocateMemory(dev, &ai, nullptr, &s->memory));
-                VFX_VK(vkBindBufferMemory(dev, s->buffer, s->memory, 0));
-                s->size = req.size;
-
+                allocate(ai);
                 VkMemoryGetFdInfoKHR fdi{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
-                fdi.memory = s->memory;
+                fdi.memory = s->memory.get();
                 fdi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
                 int fd = -1;
                 VFX_VK(get_memory_fd(dev, &fdi, &fd));
@@ -206,14 +225,16 @@ void Bridge::reallocate(const FrameGeometry& g) {
 
                 // The two semaphores of the slot, exported by Vulkan, imported by OpenCL. No
                 // device list: Debian 12's headers carry a provisional value NVIDIA rejects.
-                auto make_sem = [&](VkSemaphore& vs, cl_semaphore_khr& cs, const char* what) {
+                auto make_sem = [&](SemaphoreHandle& vs, ClSemaphore& cs, const char* what) {
                     VkExportSemaphoreCreateInfo esi{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
                     esi.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
                     VkSemaphoreCreateInfo si{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &esi};
-                    VFX_VK(vkCreateSemaphore(dev, &si, nullptr, &vs));
-                    vk_.set_name(vs, VK_OBJECT_TYPE_SEMAPHORE, fmt::format("{}.{}", name, what).c_str());
+                    VkSemaphore raw = VK_NULL_HANDLE;
+                    VFX_VK(vkCreateSemaphore(dev, &si, nullptr, &raw));
+                    vs = SemaphoreHandle(dev, raw);
+                    vk_.set_name(raw, VK_OBJECT_TYPE_SEMAPHORE, fmt::format("{}.{}", name, what).c_str());
                     VkSemaphoreGetFdInfoKHR sfi{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
-                    sfi.semaphore = vs;
+                    sfi.semaphore = raw;
                     sfi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
                     int sfd = -1;
                     VFX_VK(get_semaphore_fd(dev, &sfi, &sfd));
@@ -222,32 +243,31 @@ void Bridge::reallocate(const FrameGeometry& g) {
                         CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, static_cast<cl_semaphore_properties_khr>(sfd),
                         0};
                     cl_int serr = CL_SUCCESS;
-                    cs = fns.create(cl_.context(), sp, &serr);
+                    cl_semaphore_khr imported = fns.create(cl_.context(), sp, &serr);
                     if (serr != CL_SUCCESS) close(sfd);
                     VFX_CL_ERR(serr, "clCreateSemaphoreWithPropertiesKHR(opaque fd)");
+                    cs = ClSemaphore(imported, fns.release);
                 };
                 make_sem(s->sem_ready, s->cl_ready, "ready");
                 make_sem(s->sem_free, s->cl_free, "free");
                 break;
             }
             case InteropTier::host: {
-                s->host_memory = std::aligned_alloc(host_align, bytes);
+                s->host_memory.reset(std::aligned_alloc(host_align, bytes));
                 if (!s->host_memory) throw GpuError("host allocation for SharedFrame failed", 0);
-                std::memset(s->host_memory, 0, bytes);
+                std::memset(s->host_memory.get(), 0, bytes);
                 VkMemoryHostPointerPropertiesEXT hpp{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
                 VFX_VK(host_pointer_props(dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-                                          s->host_memory, &hpp));
+                                          s->host_memory.get(), &hpp));
                 import_host.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-                import_host.pHostPointer = s->host_memory;
+                import_host.pHostPointer = s->host_memory.get();
                 ai.pNext = &import_host;
                 ai.allocationSize = bytes;
                 ai.memoryTypeIndex = vk_.memory_type(req.memoryTypeBits & hpp.memoryTypeBits,
                                                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
-                VFX_VK(vkAllocateMemory(dev, &ai, nullptr, &s->memory));
-                VFX_VK(vkBindBufferMemory(dev, s->buffer, s->memory, 0));
-                s->size = bytes;
+                allocate(ai);
                 cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                          bytes, s->host_memory, &err);
+                                          bytes, s->host_memory.get(), &err);
                 VFX_CL_ERR(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
                 s->cl_buffer = ClMem(m);
                 break;
@@ -257,17 +277,14 @@ void Bridge::reallocate(const FrameGeometry& g) {
                 ai.memoryTypeIndex = vk_.memory_type(
                     req.memoryTypeBits,
                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-                VFX_VK(vkAllocateMemory(dev, &ai, nullptr, &s->memory));
-                VFX_VK(vkBindBufferMemory(dev, s->buffer, s->memory, 0));
-                VFX_VK(vkMapMemory(dev, s->memory, 0, VK_WHOLE_SIZE, 0, &s->vk_mapped));
-                s->size = req.size;
+                allocate(ai);
+                VFX_VK(vkMapMemory(dev, s->memory.get(), 0, VK_WHOLE_SIZE, 0, &s->vk_mapped));
                 cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err);
                 VFX_CL_ERR(err, "clCreateBuffer(staged SharedFrame)");
                 s->cl_buffer = ClMem(m);
                 break;
             }
         }
-        vk_.set_name(s->memory, VK_OBJECT_TYPE_DEVICE_MEMORY, name.c_str());
         slots_[i] = std::move(s);
     }
     spdlog::debug("bridge: {} shared frames of {}x{} {} ({} bytes each), tier {}", slots_.size(),
@@ -282,7 +299,7 @@ Bridge::WriteTarget Bridge::begin_write(const FrameGeometry& g) {
     switch (tier_) {
         case InteropTier::external:
             if (s.free_signalled) {
-                VFX_CL(s.fns.wait(q, 1, &s.cl_free, nullptr, 0, nullptr, nullptr));
+                VFX_CL(s.fns.wait(q, 1, s.cl_free.ptr(), nullptr, 0, nullptr, nullptr));
                 s.free_signalled = false;
             }
             if (s.fns.acquire) {
@@ -313,7 +330,7 @@ void Bridge::end_write(const WriteTarget& t) {
         case InteropTier::external: {
             cl_mem m = s.cl_buffer.get();
             if (s.fns.release_mem) VFX_CL(s.fns.release_mem(q, 1, &m, 0, nullptr, nullptr));
-            VFX_CL(s.fns.signal(q, 1, &s.cl_ready, nullptr, 0, nullptr, s.written.out()));
+            VFX_CL(s.fns.signal(q, 1, s.cl_ready.ptr(), nullptr, 0, nullptr, s.written.out()));
             // The signal must reach the device before Vulkan's wait is submitted.
             VFX_CL(clFlush(q));
             break;
@@ -338,13 +355,13 @@ Bridge::ReadView Bridge::hand_over(uint32_t slot) {
     Slot& s = *slots_.at(slot);
     ReadView v;
     v.slot = slot;
-    v.buffer = s.buffer;
+    v.buffer = s.buffer.get();
     v.offset = 0;
     v.size = geometry_.size_bytes();
     v.geometry = geometry_;
     if (tier_ == InteropTier::external) {
-        v.wait = s.sem_ready;
-        v.signal = s.sem_free;
+        v.wait = s.sem_ready.get();
+        v.signal = s.sem_free.get();
         v.external_memory = true;
     } else {
         cl_event ev = s.written.get();
@@ -368,10 +385,11 @@ void Bridge::drop(uint32_t slot) {
     VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
     VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     si.waitSemaphoreCount = 1;
-    si.pWaitSemaphores = &s.sem_ready;
+    VkSemaphore ready = s.sem_ready.get(), free = s.sem_free.get();
+    si.pWaitSemaphores = &ready;
     si.pWaitDstStageMask = &stage;
     si.signalSemaphoreCount = 1;
-    si.pSignalSemaphores = &s.sem_free;
+    si.pSignalSemaphores = &free;
     VFX_VK(vkQueueSubmit(vk_.queue(), 1, &si, VK_NULL_HANDLE));
     s.free_signalled = true;
 }

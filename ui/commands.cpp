@@ -1,0 +1,44 @@
+// The `probe` and `process` commands. `play` lives in play.cpp.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "core/log.hpp"
+#include "options.hpp"
+#include "session/devices.hpp"
+#include "session/offline.hpp"
+#include "session/report.hpp"
+
+namespace vfx::ui {
+
+int run_probe(const ProbeOptions& o) {
+    DeviceChoice c = choose(o.devices);
+    if (o.json)
+        std::printf("%s\n", to_json(c).dump(2).c_str());
+    else
+        std::printf("%s", describe(c).c_str());
+    return 0;
+}
+
+int run_process(const ProcessOptions& o) {
+    OfflineOptions off;
+    off.source = o.source;
+    off.chain = o.chain;
+    off.output = o.output;
+    off.codec = o.codec;
+    off.encoder_options = o.encoder_options;
+    off.frames = o.frames;
+    off.devices = o.devices;
+    off.report = o.report;
+    OfflineResult r = run_offline(off);
+    const auto& summary = r.report["timing"]["summary_ms"];
+    std::printf("%lld frames in %.2f s (%.1f fps) -> %s\n", static_cast<long long>(r.frames), r.wall_s,
+                r.wall_s > 0 ? static_cast<double>(r.frames) / r.wall_s : 0.0,
+                r.output_description.c_str());
+    for (const auto& [stage, s] : summary.items())
+        std::printf("  %-12s mean %8.3f ms  p50 %8.3f  p95 %8.3f  p99 %8.3f\n", stage.c_str(),
+                    s["mean"].get<double>(), s["p50"].get<double>(), s["p95"].get<double>(),
+                    s["p99"].get<double>());
+    return 0;
+}
+
+}  // namespace vfx::ui

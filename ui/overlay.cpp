@@ -1,0 +1,148 @@
+#include "overlay.hpp"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_vulkan.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/log.hpp"
+#include "render/vk_check.hpp"
+#include "render/vk_context.hpp"
+
+namespace vfx::ui {
+
+namespace {
+void check_imgui_vk(VkResult r) {
+    if (r != VK_SUCCESS) vk_fail(r, "ImGui Vulkan backend", __FILE__, __LINE__);
+}
+}  // namespace
+
+Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass, uint32_t image_count)
+    : vk_(vk) {
+    VkDevice dev = vk.device();
+    std::array<VkDescriptorPoolSize, 1> sizes{{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16}}};
+    VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pi.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+    pi.maxSets = 16;
+    pi.poolSizeCount = static_cast<uint32_t>(sizes.size());
+    pi.pPoolSizes = sizes.data();
+    VFX_VK(vkCreateDescriptorPool(dev, &pi, nullptr, &pool_));
+    vk.set_name(pool_, VK_OBJECT_TYPE_DESCRIPTOR_POOL, "overlay.descriptors");
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini litter in the user's folder
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForVulkan(window, true);
+
+    ImGui_ImplVulkan_InitInfo info{};
+    info.Instance = vk.instance();
+    info.PhysicalDevice = vk.physical();
+    info.Device = dev;
+    info.QueueFamily = vk.queue_family();
+    info.Queue = vk.queue();
+    info.DescriptorPool = pool_;
+    info.Subpass = 0;
+    info.MinImageCount = std::max(2u, image_count);
+    info.ImageCount = std::max(2u, image_count);
+    info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+    info.CheckVkResultFn = check_imgui_vk;
+    ImGui_ImplVulkan_Init(&info, render_pass);
+
+    // Upload the font atlas once, with a one-shot command buffer (start-up only).
+    VkCommandPool cmd_pool = VK_NULL_HANDLE;
+    VkCommandPoolCreateInfo cpi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    cpi.queueFamilyIndex = vk.queue_family();
+    VFX_VK(vkCreateCommandPool(dev, &cpi, nullptr, &cmd_pool));
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cai.commandPool = cmd_pool;
+    cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cai.commandBufferCount = 1;
+    VFX_VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VFX_VK(vkBeginCommandBuffer(cmd, &bi));
+    ImGui_ImplVulkan_CreateFontsTexture(cmd);
+    VFX_VK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    VFX_VK(vkQueueSubmit(vk.queue(), 1, &si, VK_NULL_HANDLE));
+    VFX_VK(vkQueueWaitIdle(vk.queue()));
+    ImGui_ImplVulkan_DestroyFontUploadObjects();
+    vkDestroyCommandPool(dev, cmd_pool, nullptr);
+}
+
+Overlay::~Overlay() {
+    vkDeviceWaitIdle(vk_.device());
+    ImGui_ImplVulkan_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    vkDestroyDescriptorPool(vk_.device(), pool_, nullptr);
+}
+
+void Overlay::set_image_count(uint32_t n) { ImGui_ImplVulkan_SetMinImageCount(std::max(2u, n)); }
+
+void Overlay::build(const OverlayState& s, float content_scale) {
+    ImGui_ImplVulkan_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    if (content_scale != scale_) {
+        ImGui::GetIO().FontGlobalScale = content_scale;
+        scale_ = content_scale;
+    }
+    if (visible_) {
+        ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowBgAlpha(0.8f);
+        ImGui::Begin("vfx", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+        ImGui::Text("%.1f fps   frame %lld   dropped %lld   corrupt %lld", s.fps,
+                    static_cast<long long>(s.frames), static_cast<long long>(s.dropped),
+                    static_cast<long long>(s.corrupt));
+        ImGui::Text("%s", s.source.c_str());
+        ImGui::Text("chain: %s", s.chain.empty() ? "(none)" : s.chain.c_str());
+        ImGui::Separator();
+        ImGui::Text("%s", s.cl_device.c_str());
+        ImGui::Text("%s", s.vk_device.c_str());
+        ImGui::Text("interop: %s", s.interop.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.interop_reason.c_str());
+        ImGui::Text("decode queue: %zu / %zu", s.queue_depth, s.queue_capacity);
+        if (s.timing && !s.timing->records().empty()) {
+            ImGui::Separator();
+            std::vector<float> frame_ms;
+            frame_ms.reserve(s.timing->records().size());
+            for (const auto& r : s.timing->records()) frame_ms.push_back(static_cast<float>(r.frame_ms));
+            const float top = std::max(20.0f, *std::max_element(frame_ms.begin(), frame_ms.end()));
+            ImGui::PlotLines("##frame", frame_ms.data(), static_cast<int>(frame_ms.size()), 0,
+                             "frame time (ms)", 0.0f, top, ImVec2(360 * scale_, 80 * scale_));
+            if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingFixedFit)) {
+                for (const char* h : {"stage", "mean", "p50", "p95", "p99"}) ImGui::TableSetupColumn(h);
+                ImGui::TableHeadersRow();
+                for (const auto& name : s.timing->stage_names()) {
+                    Summary sm = s.timing->summary(name);
+                    ImGui::TableNextRow();
+                    ImGui::TableNextColumn();
+                    ImGui::TextUnformatted(name.c_str());
+                    for (double v : {sm.mean, sm.p50, sm.p95, sm.p99}) {
+                        ImGui::TableNextColumn();
+                        ImGui::Text("%.3f", v);
+                    }
+                }
+                ImGui::EndTable();
+            }
+        }
+        ImGui::End();
+    }
+    ImGui::Render();
+    have_frame_ = true;
+}
+
+void Overlay::record(VkCommandBuffer cmd) {
+    if (!have_frame_) return;
+    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+}
+
+}  // namespace vfx::ui

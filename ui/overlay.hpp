@@ -1,0 +1,55 @@
+#pragma once
+// The Dear ImGui overlay, drawn by the renderer into the same render pass as the video (through
+// the renderer's overlay hook), so it never touches the video's own pixels: screenshots of the
+// processed frame and `process` output never contain it.
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "timing/timing.hpp"
+
+struct GLFWwindow;
+
+namespace vfx {
+class VkContext;
+}
+
+namespace vfx::ui {
+
+// What the overlay shows; filled by the player each frame.
+struct OverlayState {
+    std::string cl_device, vk_device, interop, interop_reason;
+    std::string source;  // e.g. "1280x720 yuv420p h264, bt709 limited"
+    std::string chain;
+    double fps = 0;
+    int64_t frames = 0, dropped = 0, corrupt = 0;
+    size_t queue_depth = 0, queue_capacity = 0;
+    const TimingLog* timing = nullptr;
+};
+
+class Overlay {
+public:
+    Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass, uint32_t image_count);
+    ~Overlay();
+    Overlay(const Overlay&) = delete;
+    Overlay& operator=(const Overlay&) = delete;
+
+    void set_visible(bool v) { visible_ = v; }
+    bool visible() const { return visible_; }
+    void set_image_count(uint32_t n);
+
+    // Builds this frame's UI (call once per frame before record()).
+    void build(const OverlayState& s, float content_scale);
+    // Records the draw commands into `cmd` inside the render pass.
+    void record(VkCommandBuffer cmd);
+
+private:
+    VkContext& vk_;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    bool visible_ = true;
+    float scale_ = 0;
+    bool have_frame_ = false;
+};
+
+}  // namespace vfx::ui

@@ -1,0 +1,183 @@
+// `vfx play`: the bundled sample or any input through a chain, in a window with the overlay or
+// headless (offscreen) with a report.
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "encode/sink.hpp"
+#include "options.hpp"
+#include "overlay.hpp"
+#include "render/renderer.hpp"
+#include "render/vk_context.hpp"
+#include "session/player.hpp"
+#include "session/report.hpp"
+#include "window.hpp"
+
+namespace vfx::ui {
+
+namespace {
+
+// Writes an RGBA8 image as PNG through the same sink `vfx process` uses.
+void save_png(const RgbaImage& img, const std::string& path) {
+    SinkOptions so;
+    so.path = path;
+    FrameGeometry g;
+    g.width = img.width;
+    g.height = img.height;
+    g.format = WorkFormat::rgba8;
+    g.pitch = size_t{img.width} * 4;
+    auto sink = Sink::open(so, g);
+    sink->write(img.pixels.data(), g, 0, 0.0);
+    sink->finish();
+}
+
+bool debug_build() {
+#ifdef NDEBUG
+    return false;
+#else
+    return true;
+#endif
+}
+
+}  // namespace
+
+int run_play(const PlayOptions& o) {
+    if (!o.report.empty()) check_writable(o.report, "report");
+    if (!o.screenshot.empty()) check_writable(o.screenshot, "screenshot");
+    const bool headless = o.headless || !Window::display_available();
+    if (!o.headless && headless) spdlog::info("no display: playing headless");
+
+    DeviceChoice devices = choose(o.devices);
+    const TierChoice tier = require_tier(devices);
+    spdlog::info("{}", short_name(devices.cl_device()));
+    spdlog::info("{}", short_name(*devices.vk_device()));
+    spdlog::info("interop: {} — {}", to_string(tier.tier), tier.reason);
+
+    VkContextOptions vo;
+    vo.validation = o.devices.validation || debug_build();
+    vo.device_index = static_cast<uint32_t>(devices.pair.vk);
+    vo.need_swapchain = !headless;
+    if (!headless) vo.instance_extensions = Window::required_instance_extensions();
+    VkContext vk(vo);
+    ClContext cl(devices.cl_device());
+
+    std::unique_ptr<Window> window;
+    SurfaceHandle surface;
+    std::unique_ptr<Renderer> renderer;
+    RendererOptions ro;
+    ro.frames_in_flight = o.frames_in_flight;
+    ro.vsync = o.vsync;
+    if (headless) {
+        renderer = std::make_unique<Renderer>(vk, OffscreenTarget{{1280, 720}}, ro);
+    } else {
+        window = std::make_unique<Window>(1280, 720, "vfx — " + o.source.input);
+        surface = SurfaceHandle(vk.instance(), window->create_surface(vk.instance()));
+        int w = 0, h = 0;
+        window->framebuffer_size(w, h);
+        renderer = std::make_unique<Renderer>(
+            vk, SwapchainTarget{surface.get(), {static_cast<uint32_t>(w), static_cast<uint32_t>(h)}}, ro);
+    }
+
+    PlayerOptions po;
+    po.source = o.source;
+    po.chain = o.chain;
+    po.frames_in_flight = o.frames_in_flight;
+    po.max_frames = o.frames;
+    po.paced = !headless || o.realtime;
+    const auto start = std::chrono::steady_clock::now();
+    auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
+
+    std::unique_ptr<Overlay> overlay;
+    if (window) {
+        overlay = std::make_unique<Overlay>(vk, window->handle(), renderer->render_pass(),
+                                            renderer->image_count());
+        window->on_key = [&](int key, int) {
+            if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) window->request_close();
+            if (key == GLFW_KEY_H) overlay->set_visible(!overlay->visible());
+            if (key == GLFW_KEY_F) window->toggle_fullscreen();
+        };
+    }
+
+    OverlayState state;
+    state.cl_device = short_name(cl.info());
+    state.vk_device = short_name(vk.desc());
+    state.interop = std::string(to_string(tier.tier));
+    state.interop_reason = tier.reason;
+    state.chain = format_chain(player->chain());
+    state.timing = &player->timing();
+
+    int fb_w = 0, fb_h = 0;
+    while (true) {
+        OverlayFn draw;
+        if (window) {
+            window->poll();
+            if (window->should_close()) break;
+            int w = 0, h = 0;
+            window->framebuffer_size(w, h);
+            if (w != fb_w || h != fb_h) {
+                renderer->resize({static_cast<uint32_t>(w), static_cast<uint32_t>(h)});
+                overlay->set_image_count(renderer->min_image_count());
+                fb_w = w;
+                fb_h = h;
+            }
+            SourceStats ss = player->source_stats();
+            state.fps = player->fps();
+            state.frames = player->frames_shown();
+            state.dropped = player->frames_dropped();
+            state.corrupt = ss.packets_corrupt;
+            state.queue_depth = ss.queue_depth;
+            state.queue_capacity = ss.queue_capacity;
+            state.source = player->frame_description() + "  " + player->stream().codec;
+            overlay->build(state, window->content_scale());
+            draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
+        }
+        if (!player->step(draw)) break;
+    }
+    player->finish();
+    const double wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    if (headless && !o.screenshot.empty() && player->frames_shown() > 0) {
+        save_png(renderer->read_back(), o.screenshot);
+        spdlog::info("screenshot: {}", o.screenshot);
+    }
+
+    RunInfo info;
+    info.command = "play";
+    info.chain = format_chain(player->chain());
+    info.interop = std::string(to_string(tier.tier));
+    info.interop_reason = tier.reason;
+    info.frames = player->frames_shown();
+    info.wall_s = wall_s;
+    info.source = player->source_stats();
+    info.staged_copies = player->bridge().stats().copies;
+    info.validation_errors = vk.validation_errors();
+    auto report = make_report(info, player->stream(), devices, player->timing());
+    report["dropped_frames"] = player->frames_dropped();
+    report["headless"] = headless;
+    if (!o.report.empty()) write_json_file(o.report, report);
+
+    std::printf("%lld frames in %.2f s (%.1f fps), %lld dropped, interop %s%s\n",
+                static_cast<long long>(info.frames), wall_s,
+                wall_s > 0 ? static_cast<double>(info.frames) / wall_s : 0.0,
+                static_cast<long long>(player->frames_dropped()), info.interop.c_str(),
+                info.staged_copies ? fmt::format(" ({} staged copies)", info.staged_copies).c_str() : "");
+    std::printf("%s", summary_table(player->timing()).c_str());
+    if (vk.validation_errors() > 0)
+        spdlog::warn("{} Vulkan validation errors", vk.validation_errors());
+
+    // Tear down in dependency order: the player's bridge waits on the renderer; the overlay and
+    // the renderer before the surface; everything before the contexts.
+    player.reset();
+    overlay.reset();
+    renderer.reset();
+    surface.reset();
+    return 0;
+}
+
+}  // namespace vfx::ui
