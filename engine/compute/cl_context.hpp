@@ -26,6 +26,7 @@ struct ClDeviceInfo {
     std::string extensions;     // space separated
     bool host_unified_memory = false;
     uint64_t global_mem_bytes = 0;
+    uint64_t local_mem_bytes = 0;  // CL_DEVICE_LOCAL_MEM_SIZE
     uint32_t compute_units = 0;
     size_t max_work_group = 0;
 
@@ -55,6 +56,11 @@ public:
     cl_program program(std::string_view file, const std::string& options = "");
     ClKernel kernel(std::string_view file, const char* name, const std::string& options = "");
 
+    // Another queue on this context and device (in-order unless `props` says otherwise).
+    ClQueue make_queue(cl_command_queue_properties props = 0) const;
+    // clCreateBuffer; throws GpuError on failure.
+    ClMem buffer(cl_mem_flags flags, size_t size, void* host = nullptr) const;
+
     // Extension entry point for this device's platform; nullptr when absent.
     void* extension_function(const char* name) const;
 
@@ -75,5 +81,7 @@ private:
 // Milliseconds between two profiling points of a completed event (CL_PROFILING_COMMAND_*).
 double cl_event_ms(cl_event ev, cl_profiling_info from = CL_PROFILING_COMMAND_START,
                    cl_profiling_info to = CL_PROFILING_COMMAND_END);
+// Milliseconds from the start of `first` to the end of `last` (both completed).
+double cl_events_ms(cl_event first, cl_event last);
 
 }  // namespace vfx

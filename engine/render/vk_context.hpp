@@ -35,6 +35,9 @@ struct VkContextOptions {
     bool validation = false;
     std::vector<std::string> instance_extensions;  // e.g. what GLFW needs for a surface
     std::optional<uint32_t> device_index;          // --vk-device; default: prefer a GPU
+    // Only devices with VK_KHR_swapchain are chosen; VK_KHR_surface is added to the instance.
+    // (VK_KHR_swapchain is enabled whenever the device has it and the instance has
+    // VK_KHR_surface, e.g. from instance_extensions.)
     bool need_swapchain = false;
     // With validation: also turn on the layer's synchronization validation (hazards between
     // commands, submissions and the host). Slower; tests of the render module use it.
@@ -43,6 +46,10 @@ struct VkContextOptions {
 
 // Every physical device (via a short-lived instance); empty when no Vulkan driver is there.
 std::vector<VkDeviceDesc> list_vk_devices();
+
+// Validation messages of severity error seen by every VkContext of the process so far,
+// including those reported while a context was being destroyed (leaked objects).
+uint32_t total_validation_errors();
 
 class VkContext {
 public:
@@ -68,7 +75,7 @@ public:
     // Device extensions that were enabled on the logical device.
     const std::vector<std::string>& device_extensions() const { return device_extensions_; }
     bool has_device_extension(std::string_view name) const;
-    // Timeline semaphores enabled (Vulkan 1.2 feature, or VK_KHR_timeline_semaphore).
+    // Timeline semaphores enabled (the Vulkan 1.2 feature; false on 1.1 devices).
     bool timeline_semaphores() const { return timeline_semaphores_; }
     // Valid bits of timestamps on the queue (0: the queue cannot write timestamps).
     uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }

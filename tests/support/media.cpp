@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -27,9 +28,10 @@ int run_command(const std::string& cmd, std::string* output) {
 std::string make_media(const std::string& name, const std::string& args) {
     fs::path path = fs::path(VFX_TEST_MEDIA) / name;
     if (fs::exists(path) && fs::file_size(path) > 0) return path.string();
-    // Write to a temporary name first so a half-written clip is never reused.
+    // Write to a temporary name first so a half-written clip is never reused; the name is unique
+    // to this process, as ctest -j may run tests that need the same clip at the same time.
     fs::path tmp = path;
-    tmp += ".part" + path.extension().string();
+    tmp += ".part" + std::to_string(::getpid()) + path.extension().string();
     std::string out;
     std::string cmd = "ffmpeg -nostdin -y -v error " + args + " '" + tmp.string() + "'";
     int rc = run_command(cmd, &out);

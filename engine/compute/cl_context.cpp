@@ -1,0 +1,267 @@
+// clCreateCommandQueue is only used for OpenCL 1.x platforms (no *WithProperties there).
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include "compute/cl_context.hpp"
+
+#include <CL/cl_ext.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/embedded.hpp"
+#include "core/error.hpp"
+
+namespace vfx {
+
+namespace {
+
+std::string device_string(cl_device_id dev, cl_device_info what) {
+    size_t size = 0;
+    if (clGetDeviceInfo(dev, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+    std::string s(size, '\0');
+    VFX_CL(clGetDeviceInfo(dev, what, size, s.data(), nullptr));
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+std::string platform_string(cl_platform_id p, cl_platform_info what) {
+    size_t size = 0;
+    if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+    std::string s(size, '\0');
+    VFX_CL(clGetPlatformInfo(p, what, size, s.data(), nullptr));
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+template <typename T>
+T device_value(cl_device_id dev, cl_device_info what, T fallback = T{}) {
+    T v{};
+    if (clGetDeviceInfo(dev, what, sizeof(T), &v, nullptr) != CL_SUCCESS) return fallback;
+    return v;
+}
+
+// "OpenCL 3.0 ..." -> 300; 0 when unparsable.
+int parse_cl_version(const std::string& text) {
+    int major = 0, minor = 0;
+    if (std::sscanf(text.c_str(), "OpenCL %d.%d", &major, &minor) != 2) return 0;
+    return major * 100 + minor;
+}
+
+// OpenCL C 3.0 when the device lists it (CL_DEVICE_OPENCL_C_ALL_VERSIONS, a 3.0 query), 1.2
+// otherwise. Our kernels are plain OpenCL C 1.2 and compile as either.
+const char* cl_std_option(cl_device_id dev) {
+    if (parse_cl_version(device_string(dev, CL_DEVICE_VERSION)) >= 300) {
+        size_t size = 0;
+        if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr, &size) ==
+                CL_SUCCESS &&
+            size >= sizeof(cl_name_version)) {
+            std::vector<cl_name_version> versions(size / sizeof(cl_name_version));
+            VFX_CL(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_ALL_VERSIONS, size, versions.data(),
+                                   nullptr));
+            for (const auto& v : versions)
+                if (CL_VERSION_MAJOR(v.version) == 3) return "-cl-std=CL3.0";
+        }
+    }
+    return "-cl-std=CL1.2";
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail("cannot read kernel file '{}'", path.string());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+bool ClDeviceInfo::has_extension(std::string_view ext) const {
+    size_t pos = 0;
+    while (pos < extensions.size()) {
+        size_t end = extensions.find(' ', pos);
+        if (end == std::string::npos) end = extensions.size();
+        if (std::string_view(extensions).substr(pos, end - pos) == ext) return true;
+        pos = end + 1;
+    }
+    return false;
+}
+
+std::string ClDeviceInfo::type_name() const {
+    if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    if (type & CL_DEVICE_TYPE_CUSTOM) return "custom";
+    return "unknown";
+}
+
+std::vector<ClDeviceInfo> list_cl_devices() {
+    std::vector<ClDeviceInfo> out;
+    cl_uint nplat = 0;
+    cl_int err = clGetPlatformIDs(0, nullptr, &nplat);
+    if (err == CL_PLATFORM_NOT_FOUND_KHR || nplat == 0) return out;
+    VFX_CL_ERR(err, "clGetPlatformIDs");
+    std::vector<cl_platform_id> platforms(nplat);
+    VFX_CL(clGetPlatformIDs(nplat, platforms.data(), nullptr));
+
+    for (cl_platform_id p : platforms) {
+        cl_uint ndev = 0;
+        err = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev);
+        if (err == CL_DEVICE_NOT_FOUND || ndev == 0) continue;
+        if (err != CL_SUCCESS) {  // one broken platform must not hide the others
+            spdlog::warn("OpenCL platform '{}': clGetDeviceIDs failed: {} ({})",
+                         platform_string(p, CL_PLATFORM_NAME), cl_error_name(err), err);
+            continue;
+        }
+        std::vector<cl_device_id> devices(ndev);
+        VFX_CL(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ndev, devices.data(), nullptr));
+        const std::string pname = platform_string(p, CL_PLATFORM_NAME);
+        for (cl_device_id d : devices) {
+            ClDeviceInfo info;
+            info.platform = p;
+            info.id = d;
+            info.index = static_cast<int>(out.size());
+            info.platform_name = pname;
+            info.name = device_string(d, CL_DEVICE_NAME);
+            info.vendor = device_string(d, CL_DEVICE_VENDOR);
+            info.version = device_string(d, CL_DEVICE_VERSION);
+            info.driver_version = device_string(d, CL_DRIVER_VERSION);
+            info.type = device_value<cl_device_type>(d, CL_DEVICE_TYPE);
+            info.vendor_id = device_value<cl_uint>(d, CL_DEVICE_VENDOR_ID);
+            info.extensions = device_string(d, CL_DEVICE_EXTENSIONS);
+            if (info.has_extension("cl_khr_device_uuid")) {
+                Uuid uuid{};
+                if (clGetDeviceInfo(d, CL_DEVICE_UUID_KHR, uuid.size(), uuid.data(), nullptr) ==
+                    CL_SUCCESS)
+                    info.uuid = uuid;
+            }
+            // Deprecated in 2.0 but still answered by every 3.0 implementation we target.
+            info.host_unified_memory = device_value<cl_bool>(d, CL_DEVICE_HOST_UNIFIED_MEMORY) != 0;
+            info.global_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
+            info.local_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+            info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
+            info.max_work_group = device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+            out.push_back(std::move(info));
+        }
+    }
+    return out;
+}
+
+ClContext::ClContext(const ClDeviceInfo& dev) : info_(dev) {
+    const cl_context_properties props[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(dev.platform), 0};
+    cl_int err = CL_SUCCESS;
+    context_ = ClContextHandle(clCreateContext(props, 1, &dev.id, nullptr, nullptr, &err));
+    VFX_CL_ERR(err, "clCreateContext");
+    queue_ = make_queue(CL_QUEUE_PROFILING_ENABLE);
+    spdlog::debug("OpenCL device: {} ({}, {}), {}", info_.name, info_.platform_name, info_.version,
+                  cl_std_option(info_.id));
+}
+
+ClQueue ClContext::make_queue(cl_command_queue_properties props) const {
+    cl_int err = CL_SUCCESS;
+    ClQueue q;
+    if (parse_cl_version(info_.version) >= 200) {
+        const cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, props, 0};
+        q = ClQueue(clCreateCommandQueueWithProperties(context(), info_.id, qprops, &err));
+        VFX_CL_ERR(err, "clCreateCommandQueueWithProperties");
+    } else {
+        q = ClQueue(clCreateCommandQueue(context(), info_.id, props, &err));
+        VFX_CL_ERR(err, "clCreateCommandQueue");
+    }
+    return q;
+}
+
+ClMem ClContext::buffer(cl_mem_flags flags, size_t size, void* host) const {
+    cl_int err = CL_SUCCESS;
+    ClMem m(clCreateBuffer(context(), flags, size, host, &err));
+    VFX_CL_ERR(err, "clCreateBuffer");
+    return m;
+}
+
+std::string ClContext::kernel_source(std::string_view file) const {
+    if (!kernel_dir_.empty()) {
+        std::filesystem::path p = std::filesystem::path(kernel_dir_) / std::string(file);
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(p, ec)) return read_text_file(p);
+    }
+    for (const EmbeddedText& k : embedded_kernels())
+        if (k.name == file) return std::string(k.text);
+    fail("OpenCL kernel source '{}' is not embedded in this build", file);
+}
+
+cl_program ClContext::program(std::string_view file, const std::string& options) {
+    const std::string key = std::string(file) + '\n' + options;
+    std::lock_guard lock(mutex_);
+    if (auto it = programs_.find(key); it != programs_.end()) return it->second.get();
+
+    // Two source strings: the shared include, then the file. #line keeps the compiler's
+    // messages pointing at the right file and line.
+    const std::string common = "#line 1 \"common.h\"\n" + kernel_source("common.h");
+    const std::string text =
+        "\n#line 1 \"" + std::string(file) + "\"\n" + kernel_source(file) + "\n";
+    const char* strings[] = {common.c_str(), text.c_str()};
+    const size_t lengths[] = {common.size(), text.size()};
+    cl_int err = CL_SUCCESS;
+    ClProgram prog(clCreateProgramWithSource(context(), 2, strings, lengths, &err));
+    VFX_CL_ERR(err, "clCreateProgramWithSource");
+
+    const std::string opts = std::string(cl_std_option(info_.id)) + " " + options;
+    err = clBuildProgram(prog.get(), 1, &info_.id, opts.c_str(), nullptr, nullptr);
+
+    std::string log;
+    size_t log_size = 0;
+    if (clGetProgramBuildInfo(prog.get(), info_.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_size) ==
+            CL_SUCCESS &&
+        log_size > 1) {
+        log.resize(log_size);
+        if (clGetProgramBuildInfo(prog.get(), info_.id, CL_PROGRAM_BUILD_LOG, log_size, log.data(),
+                                  nullptr) != CL_SUCCESS)
+            log.clear();
+        while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+            log.pop_back();
+    }
+    if (err != CL_SUCCESS) {
+        std::string msg = fmt::format(
+            "building OpenCL kernel file {} (options '{}') failed: {} ({})\n{}", file, opts,
+            cl_error_name(err), err, log.empty() ? std::string("(no build log)") : log);
+        spdlog::error("{}", msg);
+        throw GpuError(std::move(msg), err);
+    }
+    if (!log.empty()) spdlog::debug("OpenCL build log for {} ({}):\n{}", file, opts, log);
+    cl_program raw = prog.get();
+    programs_.emplace(key, std::move(prog));
+    return raw;
+}
+
+ClKernel ClContext::kernel(std::string_view file, const char* name, const std::string& options) {
+    cl_program prog = program(file, options);
+    cl_int err = CL_SUCCESS;
+    ClKernel k(clCreateKernel(prog, name, &err));
+    if (err != CL_SUCCESS)
+        cl_fail(err, fmt::format("clCreateKernel({}, {})", file, name).c_str(), __FILE__, __LINE__);
+    return k;
+}
+
+void* ClContext::extension_function(const char* name) const {
+    return clGetExtensionFunctionAddressForPlatform(info_.platform, name);
+}
+
+double cl_event_ms(cl_event ev, cl_profiling_info from, cl_profiling_info to) {
+    cl_ulong t0 = 0, t1 = 0;
+    VFX_CL(clGetEventProfilingInfo(ev, from, sizeof(t0), &t0, nullptr));
+    VFX_CL(clGetEventProfilingInfo(ev, to, sizeof(t1), &t1, nullptr));
+    return t1 >= t0 ? static_cast<double>(t1 - t0) * 1e-6 : 0.0;
+}
+
+double cl_events_ms(cl_event first, cl_event last) {
+    cl_ulong t0 = 0, t1 = 0;
+    VFX_CL(clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof(t0), &t0, nullptr));
+    VFX_CL(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof(t1), &t1, nullptr));
+    return t1 >= t0 ? static_cast<double>(t1 - t0) * 1e-6 : 0.0;
+}
+
+}  // namespace vfx

@@ -1,0 +1,216 @@
+// The built-in filters: gaussian and unsharp (kernels/gaussian.cl, kernels/unsharp.cl).
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+
+#include "compute/builtin_filters.hpp"
+#include "compute/chain.hpp"
+#include "compute/cl_args.hpp"
+#include "compute/filter.hpp"
+#include "core/error.hpp"
+
+namespace vfx {
+
+std::vector<double> gaussian_taps(double sigma) {
+    const int r = static_cast<int>(std::ceil(3.0 * sigma));
+    std::vector<double> taps(static_cast<size_t>(2 * r + 1));
+    double sum = 0;
+    for (int k = -r; k <= r; ++k) {
+        const double w = std::exp(-static_cast<double>(k * k) / (2.0 * sigma * sigma));
+        taps[static_cast<size_t>(k + r)] = w;
+        sum += w;
+    }
+    for (double& w : taps)
+        w /= sum;
+    return taps;
+}
+
+namespace {
+
+std::string work_options(WorkFormat f) {
+    return f == WorkFormat::rgba16 ? "-DWORK16=1" : "-DWORK16=0";
+}
+size_t work_index(WorkFormat f) {
+    return f == WorkFormat::rgba16 ? 1 : 0;
+}
+
+// A separable Gaussian: the horizontal pass (gaussian.cl's gaussian_h, working format -> float4
+// scratch) and the launch of a vertical pass that reads the scratch through sep_pass_v
+// (argument layout shared by gaussian_v and unsharp_v: tmp, width, height, wt, r, tile, src,
+// src_pitch, dst, dst_pitch, then the kernel's own extras).
+class SeparableGaussian {
+public:
+    SeparableGaussian(ClContext& cl, double sigma) {
+        const std::vector<double> taps = gaussian_taps(sigma);
+        radius_ = static_cast<int>(taps.size() / 2);
+        std::vector<cl_float> w(taps.size());
+        for (size_t i = 0; i < taps.size(); ++i)
+            w[i] = static_cast<cl_float>(taps[i]);
+        weights_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w.size() * sizeof(cl_float),
+                             w.data());
+    }
+
+    // Enqueues the horizontal pass io.src -> scratch.
+    void enqueue_h(FilterIo& io) {
+        const size_t wi = work_index(io.g.format);
+        if (!h_[wi]) {
+            h_[wi] = io.cl.kernel("gaussian.cl", "gaussian_h", work_options(io.g.format));
+            h_local_[wi] = pick_local(io.cl, h_[wi].get(), 64, 4, true);
+        }
+        const size_t need = size_t{io.g.width} * io.g.height * sizeof(cl_float4);
+        if (scratch_bytes_ != need) {
+            scratch_ = io.cl.buffer(CL_MEM_READ_WRITE, need);
+            scratch_bytes_ = need;
+        }
+        const auto local = h_local_[wi];
+        cl_kernel k = h_[wi].get();
+        set_args(k, io.src, static_cast<cl_int>(io.g.pitch), static_cast<cl_int>(io.g.width),
+                 static_cast<cl_int>(io.g.height), weights_.get(), static_cast<cl_int>(radius_),
+                 LocalMem{tile_bytes(local, true)}, scratch_.get());
+        io.events.push_back(enqueue_2d(io.queue, k, io.g.width, io.g.height, local));
+        io.keep.push_back(weights_);
+        io.keep.push_back(scratch_);
+    }
+
+    // Sets the shared vertical-pass arguments 0..9 of `k` (its extras are set by the caller)
+    // and enqueues it, scratch -> io.dst.
+    void enqueue_v(FilterIo& io, cl_kernel k, std::array<size_t, 2> local) {
+        set_args(k, scratch_.get(), static_cast<cl_int>(io.g.width),
+                 static_cast<cl_int>(io.g.height), weights_.get(), static_cast<cl_int>(radius_),
+                 LocalMem{tile_bytes(local, false)}, io.src, static_cast<cl_int>(io.g.pitch),
+                 io.dst, static_cast<cl_int>(io.g.pitch));
+        io.events.push_back(enqueue_2d(io.queue, k, io.g.width, io.g.height, local));
+    }
+
+    // The vertical pass's local size for `k`.
+    std::array<size_t, 2> vertical_local(ClContext& cl, cl_kernel k) const {
+        return pick_local(cl, k, 8, 32, false);
+    }
+
+private:
+    size_t tile_bytes(std::array<size_t, 2> local, bool horizontal) const {
+        const size_t apron = 2 * static_cast<size_t>(radius_);
+        return (horizontal ? (local[0] + apron) * local[1] : local[0] * (local[1] + apron)) *
+               sizeof(cl_float4);
+    }
+
+    // The largest local size <= (want_x, want_y) whose tile fits the device's local memory
+    // (halving y, then x).
+    std::array<size_t, 2> pick_local(ClContext& cl, cl_kernel k, size_t want_x, size_t want_y,
+                                     bool horizontal) const {
+        std::array<size_t, 2> local = fit_local_2d(k, cl.device(), want_x, want_y);
+        const size_t avail = cl.info().local_mem_bytes > kernel_static_local(k, cl.device())
+                                 ? cl.info().local_mem_bytes - kernel_static_local(k, cl.device())
+                                 : 0;
+        while (tile_bytes(local, horizontal) > avail) {
+            if (local[1] > 1)
+                local[1] /= 2;
+            else if (local[0] > 1)
+                local[0] /= 2;
+            else
+                throw GpuError(fmt::format("gaussian: radius {} needs more local memory than the "
+                                           "device has ({} bytes)",
+                                           radius_, avail),
+                               CL_OUT_OF_RESOURCES);
+        }
+        return local;
+    }
+
+    int radius_ = 0;
+    ClMem weights_;
+    ClMem scratch_;
+    size_t scratch_bytes_ = 0;
+    ClKernel h_[2];
+    std::array<size_t, 2> h_local_[2] = {};
+};
+
+class GaussianFilter final : public GpuFilter {
+public:
+    GaussianFilter(ClContext& cl, const FilterInstance& f) : blur_(cl, f.get_float("sigma")) {}
+
+    void enqueue(FilterIo& io) override {
+        const size_t wi = work_index(io.g.format);
+        if (!v_[wi]) {
+            v_[wi] = io.cl.kernel("gaussian.cl", "gaussian_v", work_options(io.g.format));
+            v_local_[wi] = blur_.vertical_local(io.cl, v_[wi].get());
+        }
+        blur_.enqueue_h(io);
+        blur_.enqueue_v(io, v_[wi].get(), v_local_[wi]);
+    }
+
+private:
+    SeparableGaussian blur_;
+    ClKernel v_[2];
+    std::array<size_t, 2> v_local_[2] = {};
+};
+
+class UnsharpFilter final : public GpuFilter {
+public:
+    UnsharpFilter(ClContext& cl, const FilterInstance& f)
+        : blur_(cl, f.get_float("sigma")), amount_(static_cast<cl_float>(f.get_float("amount"))) {}
+
+    void enqueue(FilterIo& io) override {
+        const size_t wi = work_index(io.g.format);
+        if (!v_[wi]) {
+            v_[wi] = io.cl.kernel("unsharp.cl", "unsharp_v", work_options(io.g.format));
+            v_local_[wi] = blur_.vertical_local(io.cl, v_[wi].get());
+        }
+        blur_.enqueue_h(io);
+        set_arg(v_[wi].get(), 10, amount_);
+        blur_.enqueue_v(io, v_[wi].get(), v_local_[wi]);
+    }
+
+private:
+    SeparableGaussian blur_;
+    cl_float amount_;
+    ClKernel v_[2];
+    std::array<size_t, 2> v_local_[2] = {};
+};
+
+ParamSpec sigma_param(double def) {
+    ParamSpec p;
+    p.name = "sigma";
+    p.type = ParamType::float_value;
+    p.default_value = def;
+    p.min = 0.1;
+    p.max = 32;
+    p.help = "standard deviation in pixels (radius ceil(3 sigma))";
+    return p;
+}
+
+}  // namespace
+
+std::vector<FilterInfo> builtin_filters() {
+    std::vector<FilterInfo> out;
+    {
+        FilterInfo f;
+        f.name = "gaussian";
+        f.help = "Gaussian blur of R, G, B (separable, clamp to edge)";
+        f.params.push_back(sigma_param(1.5));
+        f.factory = [](ClContext& cl, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
+            return std::make_unique<GaussianFilter>(cl, inst);
+        };
+        out.push_back(std::move(f));
+    }
+    {
+        FilterInfo f;
+        f.name = "unsharp";
+        f.help = "unsharp mask: in + amount * (in - gaussian(in)), per channel, saturating";
+        f.params.push_back(sigma_param(1.0));
+        ParamSpec amount;
+        amount.name = "amount";
+        amount.type = ParamType::float_value;
+        amount.default_value = 0.5;
+        amount.min = 0;
+        amount.max = 5;
+        amount.help = "strength of the sharpening (0: none)";
+        f.params.push_back(amount);
+        f.factory = [](ClContext& cl, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
+            return std::make_unique<UnsharpFilter>(cl, inst);
+        };
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace vfx

@@ -1,0 +1,379 @@
+#include "compute/processor.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "compute/cl_args.hpp"
+#include "core/error.hpp"
+
+namespace vfx {
+
+namespace {
+
+// Where one plane goes in the staging buffer.
+struct PlaneCopy {
+    const uint8_t* data = nullptr;
+    int stride = 0;
+    size_t row_bytes = 0;  // also the pitch in the staging buffer
+    int rows = 0;
+    size_t offset = 0;
+};
+
+// The planes a layout reads, their row sizes and counts; offsets 256-aligned in one buffer.
+std::vector<PlaneCopy> plan_planes(const HostFrame& f, size_t& total) {
+    const SourceFormat& sf = f.format;
+    const size_t w = static_cast<size_t>(f.width);
+    const size_t b = sf.bytes;
+    const size_t cw = (w + (size_t{1} << sf.chroma_w_log2) - 1) >> sf.chroma_w_log2;
+    const int ch = (f.height + (1 << sf.chroma_h_log2) - 1) >> sf.chroma_h_log2;
+    std::vector<PlaneCopy> planes;
+    switch (sf.layout) {
+        case PlaneLayout::yuv_planar:
+            planes = {{nullptr, 0, w * b, f.height, 0},
+                      {nullptr, 0, cw * b, ch, 0},
+                      {nullptr, 0, cw * b, ch, 0}};
+            break;
+        case PlaneLayout::yuv_semiplanar:
+            planes = {{nullptr, 0, w * b, f.height, 0}, {nullptr, 0, 2 * cw * b, ch, 0}};
+            break;
+        case PlaneLayout::yuyv:
+            planes = {{nullptr, 0, (w + 1) / 2 * 4 * b, f.height, 0}};
+            break;
+        case PlaneLayout::rgba:
+            planes = {{nullptr, 0, 4 * w * b, f.height, 0}};
+            break;
+        case PlaneLayout::gray:
+            planes = {{nullptr, 0, w * b, f.height, 0}};
+            break;
+    }
+    total = 0;
+    for (size_t i = 0; i < planes.size(); ++i) {
+        const Plane p = f.plane(static_cast<int>(i));
+        if (!p.data) fail("frame {}: plane {} is missing for its layout", f.index, i);
+        if (static_cast<size_t>(std::abs(p.stride)) < planes[i].row_bytes)
+            fail("frame {}: plane {} stride {} is shorter than a row ({} bytes)", f.index, i,
+                 p.stride, planes[i].row_bytes);
+        planes[i].data = p.data;
+        planes[i].stride = p.stride;
+        planes[i].offset = total;
+        total += (planes[i].row_bytes * static_cast<size_t>(planes[i].rows) + 255) / 256 * 256;
+    }
+    return planes;
+}
+
+void copy_planes(const std::vector<PlaneCopy>& planes, void* dst) {
+    auto* out = static_cast<uint8_t*>(dst);
+    for (const PlaneCopy& p : planes) {
+        uint8_t* o = out + p.offset;
+        if (p.stride == static_cast<int>(p.row_bytes)) {
+            std::memcpy(o, p.data, p.row_bytes * static_cast<size_t>(p.rows));
+            continue;
+        }
+        for (int y = 0; y < p.rows; ++y)
+            std::memcpy(o + static_cast<size_t>(y) * p.row_bytes,
+                        p.data + static_cast<ptrdiff_t>(y) * p.stride, p.row_bytes);
+    }
+}
+
+struct ConvertCoefficients {
+    cl_float yoff = 0, yscale = 1, coff = 0, cscale = 1, rv = 0, gu = 0, gv = 0, bu = 0;
+};
+
+// The contract of engine/core/format.hpp, in double, handed to the kernel as floats.
+ConvertCoefficients coefficients(const SourceFormat& sf, const ColorInfo& color) {
+    const double bits = sf.bits;
+    const double full = std::pow(2.0, bits) - 1;
+    ConvertCoefficients c;
+    if (sf.layout == PlaneLayout::rgba || sf.layout == PlaneLayout::gray) {
+        c.yscale = static_cast<cl_float>(1.0 / full);
+        return c;
+    }
+    if (color.range == Range::limited) {
+        const double s = std::pow(2.0, bits - 8);
+        c.yoff = static_cast<cl_float>(16 * s);
+        c.yscale = static_cast<cl_float>(1.0 / (219 * s));
+        c.coff = static_cast<cl_float>(128 * s);
+        c.cscale = static_cast<cl_float>(1.0 / (224 * s));
+    } else {
+        c.yoff = 0;
+        c.yscale = static_cast<cl_float>(1.0 / full);
+        c.coff = static_cast<cl_float>(std::pow(2.0, bits - 1));
+        c.cscale = static_cast<cl_float>(1.0 / full);
+    }
+    double kr = 0.2126, kb = 0.0722;
+    switch (color.matrix) {
+        case Matrix::bt601:
+            kr = 0.299, kb = 0.114;
+            break;
+        case Matrix::bt709:
+            kr = 0.2126, kb = 0.0722;
+            break;
+        case Matrix::bt2020:
+            kr = 0.2627, kb = 0.0593;
+            break;
+    }
+    const double kg = 1 - kr - kb;
+    c.rv = static_cast<cl_float>(2 * (1 - kr));
+    c.gu = static_cast<cl_float>(-2 * kb * (1 - kb) / kg);
+    c.gv = static_cast<cl_float>(-2 * kr * (1 - kr) / kg);
+    c.bu = static_cast<cl_float>(2 * (1 - kb));
+    return c;
+}
+
+void check_frame(const HostFrame& f, const FrameGeometry& g) {
+    const SourceFormat& sf = f.format;
+    if (f.width <= 0 || f.height <= 0) fail("frame {}: empty ({}x{})", f.index, f.width, f.height);
+    if (sf.bytes != 1 && sf.bytes != 2)
+        fail("frame {}: unsupported sample size of {} bytes", f.index, sf.bytes);
+    if (sf.bits < 8 || sf.bits > 16 || sf.bits + sf.shift > 8 * sf.bytes)
+        fail("frame {}: unsupported sample format ({} bits, shift {}, {} bytes)", f.index, sf.bits,
+             sf.shift, sf.bytes);
+    if (sf.chroma_w_log2 > 2 || sf.chroma_h_log2 > 2)
+        fail("frame {}: unsupported chroma subsampling", f.index);
+    if (g.width != static_cast<uint32_t>(f.width) || g.height != static_cast<uint32_t>(f.height) ||
+        g.format != sf.work_format())
+        fail("frame {} is {}x{} {}, the target is {}x{} {}", f.index, f.width, f.height,
+             to_string(sf.work_format()), g.width, g.height, to_string(g.format));
+    const size_t bpp = bytes_per_pixel(g.format);
+    if (g.pitch < g.width * bpp || g.pitch % bpp != 0 || g.pitch > 0x7fffffff)
+        fail("target pitch {} does not fit {} pixels of {}", g.pitch, g.width, to_string(g.format));
+}
+
+}  // namespace
+
+// ---- PendingFrame ----
+
+bool PendingFrame::complete() const {
+    if (!done_) return true;
+    cl_int status = CL_QUEUED;
+    VFX_CL(clGetEventInfo(done_.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                          nullptr));
+    if (status < 0)
+        throw GpuError(
+            fmt::format("a frame's OpenCL commands failed: {} ({})", cl_error_name(status), status),
+            status);
+    return status == CL_COMPLETE;
+}
+
+void PendingFrame::wait() const {
+    if (!done_) return;
+    cl_event ev = done_.get();
+    VFX_CL(clWaitForEvents(1, &ev));
+    (void)complete();
+}
+
+std::vector<StageTime> PendingFrame::timings() const {
+    std::vector<StageTime> out;
+    if (!done_ || !complete()) return out;
+    out.reserve(stages_.size());
+    for (const Stage& s : stages_)
+        out.push_back({s.name, cl_events_ms(s.first.get(), s.last.get())});
+    return out;
+}
+
+// ---- FrameProcessor ----
+
+FrameProcessor::FrameProcessor(ClContext& cl, Chain chain, bool force_copy_upload)
+    : cl_(cl),
+      chain_(std::move(chain)),
+      unified_(cl.info().host_unified_memory && !force_copy_upload) {
+    aux_ = cl_.make_queue(CL_QUEUE_PROFILING_ENABLE);
+    make_filters();
+}
+
+FrameProcessor::~FrameProcessor() {
+    // No throwing from here: errors are logged and the buffers released regardless.
+    for (Staging& s : staging_) {
+        try {
+            release_staging(s);
+        } catch (const std::exception& e) {
+            spdlog::warn("releasing a staging buffer: {}", e.what());
+        }
+    }
+    if (aux_) clFinish(aux_.get());
+}
+
+void FrameProcessor::make_filters() {
+    std::vector<std::unique_ptr<GpuFilter>> filters;
+    for (const FilterInstance& f : chain_.filters)
+        filters.push_back(f.info->factory(cl_, f));
+    filters_ = std::move(filters);
+}
+
+void FrameProcessor::set_chain(Chain chain) {
+    Chain old = std::exchange(chain_, std::move(chain));
+    try {
+        make_filters();
+    } catch (...) {
+        chain_ = std::move(old);
+        throw;
+    }
+}
+
+void FrameProcessor::release_staging(Staging& s) {
+    if (s.busy) {
+        cl_event ev = s.busy.get();
+        VFX_CL(clWaitForEvents(1, &ev));
+    }
+    if (s.buffer && s.host)
+        VFX_CL(clEnqueueUnmapMemObject(aux_.get(), s.buffer.get(), s.host, 0, nullptr, nullptr));
+    if (s.buffer) VFX_CL(clFlush(aux_.get()));
+    s = Staging{};
+}
+
+void FrameProcessor::ensure_staging(size_t bytes) {
+    bool fits = true;
+    for (const Staging& s : staging_)
+        fits = fits && s.buffer && s.capacity >= bytes;
+    if (fits) return;
+    // First frame or a larger frame: replace every set at once, after their last uploads (old
+    // frames) completed, so that the new sets map on an idle auxiliary queue. Frames in flight
+    // keep the old buffers alive.
+    for (Staging& s : staging_)
+        release_staging(s);
+    for (Staging& s : staging_) {
+        s.buffer = cl_.buffer(CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes);
+        s.capacity = bytes;
+        cl_int err = CL_SUCCESS;
+        s.host =
+            clEnqueueMapBuffer(aux_.get(), s.buffer.get(), CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION,
+                               0, bytes, 0, nullptr, s.busy.out(), &err);
+        VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
+    }
+    VFX_CL(clFlush(aux_.get()));
+}
+
+cl_kernel FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work,
+                                         std::array<size_t, 2>& local) {
+    const std::string options = fmt::format(
+        "-DWORK16={} -DLAYOUT={} -DSRC16={} -DCW={} -DCH={}", work == WorkFormat::rgba16 ? 1 : 0,
+        static_cast<int>(f.layout), f.bytes == 2 ? 1 : 0, f.chroma_w_log2, f.chroma_h_log2);
+    auto it = convert_.find(options);
+    if (it == convert_.end()) {
+        ConvertKernel k;
+        k.kernel = cl_.kernel("convert.cl", "convert", options);
+        k.local = fit_local_2d(k.kernel.get(), cl_.device(), 32, 8);
+        it = convert_.emplace(options, std::move(k)).first;
+    }
+    local = it->second.local;
+    return it->second.kernel.get();
+}
+
+PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
+                                     const FrameGeometry& g) {
+    check_frame(frame, g);
+    if (!target) fail("frame {}: no target buffer", frame.index);
+    cl_command_queue q = cl_.queue();
+    PendingFrame out;
+    // Everything that may fail to build or allocate comes before the staging buffer changes
+    // state (filters build their kernels on first use, after the conversion is enqueued).
+    std::array<size_t, 2> local{};
+    cl_kernel conv = convert_kernel(frame.format, g.format, local);
+    const size_t n = filters_.size();
+    if (n > 0 && !(scratch_geometry_ == g)) {
+        for (ClMem& m : scratch_)
+            m.reset();
+        scratch_geometry_ = g;
+    }
+    if (n > 0 && !scratch_[0]) scratch_[0] = cl_.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    if (n > 1 && !scratch_[1]) scratch_[1] = cl_.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+
+    // ---- upload ----
+    size_t total = 0;
+    const std::vector<PlaneCopy> planes = plan_planes(frame, total);
+    ensure_staging(total);
+    Staging& s = staging_[next_staging_];
+    next_staging_ = (next_staging_ + 1) % staging_.size();
+    if (s.busy) {  // an old frame's upload (and, host-unified, its conversion and the re-map)
+        cl_event ev = s.busy.get();
+        VFX_CL(clWaitForEvents(1, &ev));
+    }
+    if (!s.host) {  // left unmapped by a failure part-way through an earlier enqueue
+        cl_int err = CL_SUCCESS;
+        s.host =
+            clEnqueueMapBuffer(aux_.get(), s.buffer.get(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
+                               0, s.capacity, 0, nullptr, nullptr, &err);
+        VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
+    }
+    copy_planes(planes, s.host);
+    out.keep_.push_back(s.buffer);
+
+    cl_mem src = nullptr;
+    ClEvent upload;
+    if (unified_) {
+        // The kernel reads the staging buffer itself once it is unmapped.
+        VFX_CL(
+            clEnqueueUnmapMemObject(aux_.get(), s.buffer.get(), s.host, 0, nullptr, upload.out()));
+        VFX_CL(clFlush(aux_.get()));
+        s.host = nullptr;
+        src = s.buffer.get();
+    } else {
+        if (device_src_bytes_ < total) {
+            device_src_ = cl_.buffer(CL_MEM_READ_ONLY, total);
+            device_src_bytes_ = total;
+        }
+        VFX_CL(clEnqueueWriteBuffer(q, device_src_.get(), CL_FALSE, 0, total, s.host, 0, nullptr,
+                                    upload.out()));
+        s.busy = upload;
+        src = device_src_.get();
+        out.keep_.push_back(device_src_);
+    }
+    out.stages_.push_back({"upload", upload, upload});
+
+    // ---- conversion ----
+    for (const ClMem& m : scratch_)
+        if (m && n > 0) out.keep_.push_back(m);
+    ClMem target_ref(target);
+    VFX_CL(clRetainMemObject(target));
+    out.keep_.push_back(target_ref);
+
+    const ConvertCoefficients c = coefficients(frame.format, frame.color);
+    const cl_uint off[3] = {static_cast<cl_uint>(planes[0].offset),
+                            static_cast<cl_uint>(planes.size() > 1 ? planes[1].offset : 0),
+                            static_cast<cl_uint>(planes.size() > 2 ? planes[2].offset : 0)};
+    const cl_int pitch[3] = {static_cast<cl_int>(planes[0].row_bytes),
+                             static_cast<cl_int>(planes.size() > 1 ? planes[1].row_bytes : 0),
+                             static_cast<cl_int>(planes.size() > 2 ? planes[2].row_bytes : 0)};
+    cl_mem conv_dst = n == 0 ? target : scratch_[0].get();
+    set_args(conv, src, off[0], pitch[0], off[1], pitch[1], off[2], pitch[2], conv_dst,
+             static_cast<cl_int>(g.pitch), static_cast<cl_int>(g.width),
+             static_cast<cl_int>(g.height), static_cast<cl_int>(frame.format.shift), c.yoff,
+             c.yscale, c.coff, c.cscale, c.rv, c.gu, c.gv, c.bu);
+    const cl_event upload_ev = upload.get();
+    ClEvent converted = enqueue_2d(
+        q, conv, g.width, g.height, local,
+        unified_ ? std::span<const cl_event>(&upload_ev, 1) : std::span<const cl_event>());
+    out.stages_.push_back({"convert", converted, converted});
+    out.done_ = converted;
+
+    if (unified_) {
+        // Map the staging buffer back for a later frame once this conversion has read it.
+        const cl_event conv_ev = converted.get();
+        cl_int err = CL_SUCCESS;
+        s.host =
+            clEnqueueMapBuffer(aux_.get(), s.buffer.get(), CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION,
+                               0, s.capacity, 1, &conv_ev, s.busy.out(), &err);
+        VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
+    }
+
+    // ---- chain: scratch 0 -> 1 -> 0 ... the last filter writes the target ----
+    for (size_t i = 0; i < n; ++i) {
+        cl_mem fsrc = scratch_[i % 2].get();
+        cl_mem fdst = i + 1 == n ? target : scratch_[(i + 1) % 2].get();
+        std::vector<ClEvent> events;
+        FilterIo io{cl_, q, fsrc, fdst, g, events, out.keep_};
+        filters_[i]->enqueue(io);
+        if (events.empty()) fail("filter {} enqueued no command", chain_.filters[i].name());
+        out.stages_.push_back({chain_.filters[i].name(), events.front(), events.back()});
+        out.done_ = events.back();
+    }
+
+    VFX_CL(clFlush(q));
+    if (unified_) VFX_CL(clFlush(aux_.get()));
+    return out;
+}
+
+}  // namespace vfx

@@ -1,0 +1,106 @@
+#pragma once
+// The per-frame GPU work: upload of a decoded frame, conversion to the working format, the
+// filter chain. Everything is enqueued on the context's in-order queue; nothing here waits for
+// the device except, before reusing a staging buffer, for an old frame's upload.
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/chain.hpp"
+#include "compute/cl_context.hpp"
+#include "compute/filter.hpp"
+#include "decode/host_frame.hpp"
+
+namespace vfx {
+
+struct StageTime {
+    std::string name;  // "upload", "convert", then each filter's name in chain order
+    double ms = 0;
+};
+
+// One frame's enqueued work. Holds a reference to every buffer its commands use, so they stay
+// alive until it is destroyed (keep it until done() completed).
+class PendingFrame {
+public:
+    PendingFrame() = default;
+
+    // The last command's event: the chain's output is in the target once it completes.
+    // nullptr for a default-constructed PendingFrame.
+    cl_event done() const { return done_.get(); }
+    // Non-blocking. True when done() completed (or there is no work). Throws GpuError when a
+    // command of the frame failed.
+    bool complete() const;
+    // Blocks until done() completed (tests, shutdown). Throws GpuError on failure.
+    void wait() const;
+    // Per stage, from the CL profiling events: the first command's start to the last one's
+    // end. Empty until complete().
+    std::vector<StageTime> timings() const;
+
+private:
+    friend class FrameProcessor;
+    struct Stage {
+        std::string name;
+        ClEvent first, last;
+    };
+    std::vector<Stage> stages_;
+    ClEvent done_;
+    std::vector<ClMem> keep_;
+};
+
+class FrameProcessor {
+public:
+    // Makes the chain's filters (their kernels are built on first use per working format).
+    // force_copy_upload: copy the staging buffer to a device buffer even on a host-unified
+    // device (tests of the discrete-GPU path on a CPU device).
+    FrameProcessor(ClContext& cl, Chain chain, bool force_copy_upload = false);
+    ~FrameProcessor();  // waits for the staging buffers' last uploads, then unmaps them
+    FrameProcessor(const FrameProcessor&) = delete;
+    FrameProcessor& operator=(const FrameProcessor&) = delete;
+
+    // Takes effect for the next enqueue; frames already enqueued are unaffected.
+    void set_chain(Chain chain);
+    const Chain& chain() const { return chain_; }
+
+    // Enqueues on cl.queue(), in order: the upload of `frame`'s planes (through pinned staging
+    // buffers used round-robin; devices with host-unified memory read the staging buffer
+    // directly), the conversion to the working format, then the chain, the last stage writing
+    // `target` (geometry `g`: frame's width and height, format frame.format.work_format()).
+    // An empty chain converts straight into `target`. Flushes the queue; never waits for it,
+    // except for an old frame's upload before its staging buffer is reused.
+    // Uses only frame.plane(i), format, color, width and height; the planes may be released
+    // as soon as this returns. Throws vfx::Error for a frame/geometry mismatch.
+    PendingFrame enqueue(const HostFrame& frame, cl_mem target, const FrameGeometry& g);
+
+private:
+    struct Staging {
+        ClMem buffer;          // CL_MEM_ALLOC_HOST_PTR (pinned)
+        void* host = nullptr;  // mapped pointer; null while unmapped (host-unified devices)
+        size_t capacity = 0;
+        ClEvent busy;  // when complete, `host` may be written (last upload done, map done)
+    };
+    void make_filters();
+    void ensure_staging(size_t bytes);
+    void release_staging(Staging& s);
+    cl_kernel convert_kernel(const SourceFormat& f, WorkFormat work, std::array<size_t, 2>& local);
+
+    ClContext& cl_;
+    Chain chain_;
+    std::vector<std::unique_ptr<GpuFilter>> filters_;
+    bool unified_ = false;
+    ClQueue aux_;  // maps and unmaps of the staging buffers, off the main queue
+    std::array<Staging, 3> staging_;
+    size_t next_staging_ = 0;
+    ClMem device_src_;  // discrete devices: the planes' copy on the device
+    size_t device_src_bytes_ = 0;
+    std::array<ClMem, 2> scratch_;  // ping-pong working-format buffers between filters
+    FrameGeometry scratch_geometry_;
+    struct ConvertKernel {
+        ClKernel kernel;
+        std::array<size_t, 2> local{};
+    };
+    std::map<std::string, ConvertKernel> convert_;
+};
+
+}  // namespace vfx

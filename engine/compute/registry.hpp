@@ -1,0 +1,66 @@
+#pragma once
+// The filter registry: every filter the chain text may name, with its parameters and the
+// factory of its GPU implementation. Built-in filters are registered on first use.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace vfx {
+
+class ClContext;
+class GpuFilter;
+struct FilterInstance;
+
+enum class ParamType : uint8_t { float_value, int_value, enum_value, bool_value, float_list };
+std::string_view to_string(ParamType t);  // "float", "int", "enum", "bool", "float list"
+
+// The value of one parameter; the alternative follows ParamType:
+// float -> double, int -> int64_t, enum -> std::string (one of `allowed`), bool -> bool,
+// float_list -> std::vector<double> (written `a|b|c` in chain text).
+using ParamValue = std::variant<double, int64_t, std::string, bool, std::vector<double>>;
+
+struct ParamSpec {
+    std::string name;
+    ParamType type = ParamType::float_value;
+    ParamValue default_value = 0.0;
+    double min = 0, max = 0;           // inclusive range: float, int, each float_list element
+    std::vector<std::string> allowed;  // enum values
+    std::string help;                  // one line
+};
+
+using FilterFactory = std::function<std::unique_ptr<GpuFilter>(ClContext&, const FilterInstance&)>;
+
+struct FilterInfo {
+    std::string name;  // [a-z0-9_]+
+    std::string help;  // one line
+    std::vector<ParamSpec> params;
+    bool pointwise = false;  // output pixel depends only on the same input pixel
+    FilterFactory factory;
+
+    // Index into `params`, -1 when there is no such parameter.
+    int param_index(std::string_view param) const;
+};
+
+// Adds a filter. Throws vfx::Error for a duplicate or invalid name, a parameter listed twice,
+// a default of the wrong type or outside its range, or a missing factory.
+void register_filter(FilterInfo info);
+
+// nullptr when no filter has that name.
+const FilterInfo* find_filter(std::string_view name);
+
+// Every registered filter, sorted by name (stable for help output and error messages).
+// The pointers stay valid for the program's lifetime.
+std::vector<const FilterInfo*> registered_filters();
+
+// Help text for one filter: its line, then one line per parameter with type, range or allowed
+// values, default and help, e.g. "  sigma=<float> [0.1, 32], default 1.5: ...".
+std::string filter_help(const FilterInfo& info);
+
+// One value written as chain text (unescaped): floats round-trip exactly ("{}" of double).
+std::string format_param_value(const ParamValue& v);
+
+}  // namespace vfx

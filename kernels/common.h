@@ -1,0 +1,90 @@
+// Shared helpers, prepended to every kernel file (see ClContext::program).
+//
+// Working format (engine/core/format.hpp): packed RGBA, unsigned normalised, selected by
+// -DWORK16=0 (RGBA8, uchar4) or -DWORK16=1 (RGBA16, ushort4). Frames live in linear buffers
+// addressed by a byte pitch; the pitch is a multiple of the pixel size.
+//
+// No contraction of a*b+c into fma/mad: results must be the same on every device and match
+// the double-precision references within 1 LSB (and -cl-mad-enable is never passed).
+#pragma OPENCL FP_CONTRACT OFF
+
+#ifndef WORK16
+#define WORK16 0
+#endif
+
+#if WORK16
+typedef ushort4 pix_t;
+#define PIX_MAX 65535.0f
+#define convert_pix_sat_rte convert_ushort4_sat_rte
+#else
+typedef uchar4 pix_t;
+#define PIX_MAX 255.0f
+#define convert_pix_sat_rte convert_uchar4_sat_rte
+#endif
+
+// Clamp-to-edge coordinates.
+inline int clamp_x(int x, int width) { return clamp(x, 0, width - 1); }
+inline int clamp_y(int y, int height) { return clamp(y, 0, height - 1); }
+
+// Pixel (x, y) of a working-format buffer with `pitch` bytes per row.
+inline pix_t load_pix(__global const uchar* base, int pitch, int x, int y) {
+    return *(__global const pix_t*)(base + (size_t)y * (size_t)pitch +
+                                    (size_t)x * sizeof(pix_t));
+}
+inline void store_pix(__global uchar* base, int pitch, int x, int y, pix_t v) {
+    *(__global pix_t*)(base + (size_t)y * (size_t)pitch + (size_t)x * sizeof(pix_t)) = v;
+}
+
+// Normalised float (0..1) <-> pixel. Store rounds to nearest even and saturates.
+inline float4 pix_to_unorm(pix_t p) { return convert_float4(p) * (1.0f / PIX_MAX); }
+inline pix_t unorm_to_pix(float4 v) { return convert_pix_sat_rte(v * PIX_MAX); }
+
+// Float in pixel units (0..255 or 0..65535) <-> pixel: what the filters compute in, no
+// rescaling error. Store rounds to nearest even and saturates.
+inline float4 pix_to_float(pix_t p) { return convert_float4(p); }
+inline pix_t float_to_pix(float4 v) { return convert_pix_sat_rte(v); }
+
+// The global size is rounded up to whole work-groups: work-items outside the frame take part
+// in cooperative loads and barriers but store nothing.
+inline bool in_frame(int x, int y, int width, int height) { return x < width && y < height; }
+
+// ---- Separable convolution passes with a local-memory tile and a clamp-to-edge apron ----
+// `wt` holds the 2r+1 taps (tap k applies to offset k - r). Every work-item of the group must
+// call these (they contain a barrier), including those outside the frame.
+
+// Horizontal pass over a working-format frame. `tile` holds (local width + 2r) x local height
+// float4. Returns the filtered value of this work-item's pixel, in pixel units.
+inline float4 sep_pass_h(__global const uchar* src, int pitch, int width, int height,
+                         __constant float* wt, int r, __local float4* tile) {
+    const int lx = (int)get_local_id(0);
+    const int lw = (int)get_local_size(0);
+    const int tw = lw + 2 * r;
+    const int x0 = (int)get_group_id(0) * lw - r;
+    const int y = clamp_y((int)get_global_id(1), height);
+    __local float4* row = tile + (int)get_local_id(1) * tw;
+    for (int i = lx; i < tw; i += lw)
+        row[i] = pix_to_float(load_pix(src, pitch, clamp_x(x0 + i, width), y));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 sum = (float4)(0.0f);
+    for (int k = 0; k <= 2 * r; ++k) sum += row[lx + k] * wt[k];
+    return sum;
+}
+
+// Vertical pass over a float4 frame of `width` elements per row (a horizontal pass's output).
+// `tile` holds local width x (local height + 2r) float4.
+inline float4 sep_pass_v(__global const float4* src, int width, int height, __constant float* wt,
+                         int r, __local float4* tile) {
+    const int lx = (int)get_local_id(0);
+    const int ly = (int)get_local_id(1);
+    const int lw = (int)get_local_size(0);
+    const int lh = (int)get_local_size(1);
+    const int th = lh + 2 * r;
+    const int y0 = (int)get_group_id(1) * lh - r;
+    const int x = clamp_x((int)get_global_id(0), width);
+    for (int i = ly; i < th; i += lh)
+        tile[i * lw + lx] = src[(size_t)clamp_y(y0 + i, height) * (size_t)width + (size_t)x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 sum = (float4)(0.0f);
+    for (int k = 0; k <= 2 * r; ++k) sum += tile[(ly + k) * lw + lx] * wt[k];
+    return sum;
+}

@@ -1,0 +1,77 @@
+// Decoded planes -> working format, following the contract in engine/core/format.hpp.
+//
+// One program variant per source shape, chosen by -D options:
+//   LAYOUT  0 yuv_planar, 1 yuv_semiplanar, 2 yuyv, 3 rgba, 4 gray   (PlaneLayout order)
+//   SRC16   0: 1-byte samples, 1: 2-byte native-endian samples
+//   CW, CH  chroma subsampling (log2) of the yuv layouts
+//   WORK16  output working format (common.h)
+// Everything numeric is a kernel argument: the sample shift (p010: 6), the range offsets and
+// scales, the matrix coefficients. For rgba and gray, yoff/yscale are 0 and 1/(2^bits - 1).
+//
+// All planes live in one buffer `src` at byte offsets off0..off2 with pitches pitch0..pitch2.
+
+#if SRC16
+typedef ushort sample_t;
+#else
+typedef uchar sample_t;
+#endif
+
+#ifndef CW
+#define CW 0
+#endif
+#ifndef CH
+#define CH 0
+#endif
+
+// Sample `i` of row `y` of the plane at byte offset `off`, brought to its value by `shift`.
+inline float sample_at(__global const uchar* src, uint off, int pitch, int y, int i, int shift) {
+    __global const sample_t* row =
+        (__global const sample_t*)(src + (size_t)off + (size_t)y * (size_t)pitch);
+    return (float)((uint)row[i] >> shift);
+}
+
+__kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
+                      uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
+                      int height, int shift, float yoff, float yscale, float coff, float cscale,
+                      float rv, float gu, float gv, float bu) {
+    const int x = (int)get_global_id(0);
+    const int y = (int)get_global_id(1);
+    if (!in_frame(x, y, width, height)) return;
+
+#if LAYOUT == 3  // rgba: full-range samples, source alpha ignored (alpha = max)
+    const float r = (sample_at(src, off0, pitch0, y, 4 * x + 0, shift) - yoff) * yscale;
+    const float g = (sample_at(src, off0, pitch0, y, 4 * x + 1, shift) - yoff) * yscale;
+    const float b = (sample_at(src, off0, pitch0, y, 4 * x + 2, shift) - yoff) * yscale;
+    float3 rgb = (float3)(r, g, b);
+#elif LAYOUT == 4  // gray: full-range single channel
+    const float l = (sample_at(src, off0, pitch0, y, x, shift) - yoff) * yscale;
+    float3 rgb = (float3)(l, l, l);
+#else
+#if LAYOUT == 0  // yuv_planar
+    const int cx = x >> CW;
+    const int cy = y >> CH;
+    const float Y = sample_at(src, off0, pitch0, y, x, shift);
+    const float U = sample_at(src, off1, pitch1, cy, cx, shift);
+    const float V = sample_at(src, off2, pitch2, cy, cx, shift);
+#elif LAYOUT == 1  // yuv_semiplanar: Y plane + interleaved U V plane
+    const int cx = x >> CW;
+    const int cy = y >> CH;
+    const float Y = sample_at(src, off0, pitch0, y, x, shift);
+    const float U = sample_at(src, off1, pitch1, cy, 2 * cx + 0, shift);
+    const float V = sample_at(src, off1, pitch1, cy, 2 * cx + 1, shift);
+#elif LAYOUT == 2  // yuyv: Y0 U Y1 V per pair of pixels
+    const int pair = x >> 1;
+    const float Y = sample_at(src, off0, pitch0, y, 2 * x, shift);
+    const float U = sample_at(src, off0, pitch0, y, 4 * pair + 1, shift);
+    const float V = sample_at(src, off0, pitch0, y, 4 * pair + 3, shift);
+#else
+#error "unknown LAYOUT"
+#endif
+    const float yy = (Y - yoff) * yscale;
+    const float cb = (U - coff) * cscale;
+    const float cr = (V - coff) * cscale;
+    float3 rgb = (float3)(yy + rv * cr, yy + gu * cb + gv * cr, yy + bu * cb);
+#endif
+    rgb = clamp(rgb, 0.0f, 1.0f);
+    store_pix(dst, dst_pitch, x, y, unorm_to_pix((float4)(rgb, 1.0f)));
+}

@@ -1,0 +1,243 @@
+// Chain text: parsing, every error message, escapes, printing round-trips; the registry.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "compute/chain.hpp"
+#include "compute/filter.hpp"
+#include "compute/registry.hpp"
+#include "core/error.hpp"
+
+namespace vfx {
+namespace {
+
+// A test-only filter with every parameter type (never run on the GPU).
+void register_test_filter() {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    FilterInfo f;
+    f.name = "zz_types";
+    f.help = "every parameter type";
+    ParamSpec p;
+    p.name = "mode";
+    p.type = ParamType::enum_value;
+    p.allowed = {"plain", "a,b", "c:d", "e=f", "g\\h", " lead", "trail "};
+    p.default_value = std::string("plain");
+    f.params.push_back(p);
+    p = ParamSpec{};
+    p.name = "count";
+    p.type = ParamType::int_value;
+    p.min = -3;
+    p.max = 10;
+    p.default_value = int64_t{2};
+    f.params.push_back(p);
+    p = ParamSpec{};
+    p.name = "on";
+    p.type = ParamType::bool_value;
+    p.default_value = false;
+    f.params.push_back(p);
+    p = ParamSpec{};
+    p.name = "list";
+    p.type = ParamType::float_list;
+    p.min = -1;
+    p.max = 1;
+    p.default_value = std::vector<double>{0.25, -0.5};
+    f.params.push_back(p);
+    f.pointwise = true;
+    f.factory = [](ClContext&, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
+        return nullptr;
+    };
+    register_filter(std::move(f));
+}
+
+class ChainText : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { register_test_filter(); }
+};
+
+std::string error_of(std::string_view text) {
+    try {
+        parse_chain(text);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST_F(ChainText, EmptyChainIsPassThrough) {
+    EXPECT_TRUE(parse_chain("").empty());
+    EXPECT_TRUE(parse_chain("   ").empty());
+    EXPECT_EQ(format_chain(Chain{}), "");
+}
+
+TEST_F(ChainText, ParsesFiltersAndValues) {
+    const Chain c = parse_chain("gaussian=sigma=1.5,unsharp=sigma=1:amount=0.5");
+    ASSERT_EQ(c.filters.size(), 2u);
+    EXPECT_EQ(c.filters[0].name(), "gaussian");
+    EXPECT_EQ(c.filters[0].get_float("sigma"), 1.5);
+    EXPECT_EQ(c.filters[1].name(), "unsharp");
+    EXPECT_EQ(c.filters[1].get_float("sigma"), 1.0);
+    EXPECT_EQ(c.filters[1].get_float("amount"), 0.5);
+}
+
+TEST_F(ChainText, BareNameTakesDefaultsAndOrderIsFree) {
+    const Chain c = parse_chain("unsharp, gaussian ,unsharp=amount=2:sigma=3");
+    ASSERT_EQ(c.filters.size(), 3u);
+    EXPECT_EQ(c.filters[0].get_float("sigma"), 1.0);
+    EXPECT_EQ(c.filters[0].get_float("amount"), 0.5);
+    EXPECT_EQ(c.filters[1].get_float("sigma"), 1.5);
+    EXPECT_EQ(c.filters[2].get_float("sigma"), 3.0);
+    EXPECT_EQ(c.filters[2].get_float("amount"), 2.0);
+    EXPECT_EQ(c.filters[1], make_filter("gaussian"));
+}
+
+TEST_F(ChainText, Errors) {
+    EXPECT_EQ(error_of("gausian"), "unknown filter 'gausian' (known: gaussian, unsharp, zz_types)");
+    EXPECT_EQ(error_of("gaussian=sigm=1"),
+              "gaussian: unknown parameter 'sigm' (parameters: sigma)");
+    EXPECT_EQ(error_of("gaussian=sigma=99"), "gaussian: sigma=99 is out of range [0.1, 32]");
+    EXPECT_EQ(error_of("gaussian=sigma=0.05"), "gaussian: sigma=0.05 is out of range [0.1, 32]");
+    EXPECT_EQ(error_of("unsharp=amount=-1"), "unsharp: amount=-1 is out of range [0, 5]");
+    EXPECT_EQ(error_of("gaussian=sigma=abc"),
+              "gaussian: sigma='abc' is not a number (expected a number in [0.1, 32])");
+    EXPECT_EQ(error_of("gaussian=sigma="),
+              "gaussian: sigma='' is not a number (expected a number in [0.1, 32])");
+    EXPECT_EQ(error_of("gaussian=sigma=nan"),
+              "gaussian: sigma='nan' is not a number (expected a number in [0.1, 32])");
+    EXPECT_EQ(error_of("gaussian=sigma=inf"),
+              "gaussian: sigma='inf' is not a number (expected a number in [0.1, 32])");
+    EXPECT_EQ(error_of("gaussian=sigma=1:sigma=2"), "gaussian: duplicate parameter 'sigma'");
+    EXPECT_EQ(error_of("gaussian=sigma"), "malformed chain at character 15: expected '='");
+    EXPECT_EQ(error_of("unsharp=sigma:amount=1"), "malformed chain at character 14: expected '='");
+    EXPECT_EQ(error_of(",gaussian"), "malformed chain at character 1: empty filter name");
+    EXPECT_EQ(error_of("gaussian,"), "malformed chain at character 10: empty filter name");
+    EXPECT_EQ(error_of("gaussian,,unsharp"), "malformed chain at character 10: empty filter name");
+    EXPECT_EQ(error_of("=sigma=1"), "malformed chain at character 1: empty filter name");
+    EXPECT_EQ(error_of("gaussian="), "malformed chain at character 10: empty parameter name");
+    EXPECT_EQ(error_of("gaussian=sigma=1:"),
+              "malformed chain at character 18: empty parameter name");
+    EXPECT_EQ(error_of("gaussian=:sigma=1"),
+              "malformed chain at character 10: empty parameter name");
+    EXPECT_EQ(error_of("gaussian:sigma=1"), "malformed chain at character 9: expected '=' or ','");
+    EXPECT_EQ(error_of("gaussian=sigma=1=2"),
+              "malformed chain at character 17: unexpected '=' in the value of 'sigma' (write \\= "
+              "for a literal '=')");
+    EXPECT_EQ(error_of("zz_types=mode=a\\"), "malformed chain at character 16: trailing backslash");
+    EXPECT_EQ(error_of("zz_types=mode=nope"),
+              "zz_types: mode='nope' is not one of: plain, a,b, c:d, e=f, g\\h,  lead, trail ");
+    EXPECT_EQ(error_of("zz_types=count=1.5"),
+              "zz_types: count='1.5' is not an integer (expected an integer in [-3, 10])");
+    EXPECT_EQ(error_of("zz_types=count=11"), "zz_types: count=11 is out of range [-3, 10]");
+    EXPECT_EQ(error_of("zz_types=on=maybe"),
+              "zz_types: on='maybe' is not a boolean (expected true or false)");
+    EXPECT_EQ(error_of("zz_types=list=0.5|x"),
+              "zz_types: list='0.5|x' is not a list of numbers (expected numbers in [-1, 1] "
+              "separated by '|')");
+    EXPECT_EQ(error_of("zz_types=list=0.5|2"), "zz_types: list=0.5|2: 2 is out of range [-1, 1]");
+    // Every message is one line.
+    for (const char* bad : {"gausian", "gaussian=sigma=1=2", "zz_types=mode=nope"})
+        EXPECT_EQ(error_of(bad).find('\n'), std::string::npos);
+}
+
+TEST_F(ChainText, TypesAndEscapes) {
+    Chain c = parse_chain("zz_types=mode=a\\,b:count=-3:on=true:list=1|-1|0.125");
+    ASSERT_EQ(c.filters.size(), 1u);
+    const FilterInstance& f = c.filters[0];
+    EXPECT_EQ(f.get_enum("mode"), "a,b");
+    EXPECT_EQ(f.get_int("count"), -3);
+    EXPECT_TRUE(f.get_bool("on"));
+    EXPECT_EQ(f.get_float_list("list"), (std::vector<double>{1, -1, 0.125}));
+    EXPECT_EQ(parse_chain("zz_types=mode=c\\:d").filters[0].get_enum("mode"), "c:d");
+    EXPECT_EQ(parse_chain("zz_types=mode=e\\=f").filters[0].get_enum("mode"), "e=f");
+    EXPECT_EQ(parse_chain("zz_types=mode=g\\\\h").filters[0].get_enum("mode"), "g\\h");
+    EXPECT_EQ(parse_chain("zz_types=mode=\\ lead").filters[0].get_enum("mode"), " lead");
+    EXPECT_EQ(parse_chain("zz_types=mode=trail\\ ").filters[0].get_enum("mode"), "trail ");
+    EXPECT_EQ(parse_chain("zz_types=list=").filters[0].get_float_list("list").size(), 0u);
+    EXPECT_EQ(parse_chain("zz_types=on=0").filters[0].get_bool("on"), false);
+    // Wrong-typed access is an error, not a crash.
+    EXPECT_THROW((void)f.get_float("mode"), Error);
+    EXPECT_THROW((void)f.get_float("nope"), Error);
+}
+
+TEST_F(ChainText, FormatPrintsEveryParameterAndRoundTrips) {
+    EXPECT_EQ(format_chain(parse_chain("gaussian,unsharp=amount=2")),
+              "gaussian=sigma=1.5,unsharp=sigma=1:amount=2");
+    EXPECT_EQ(format_chain(parse_chain("zz_types=mode=e\\=f")),
+              "zz_types=mode=e\\=f:count=2:on=false:list=0.25|-0.5");
+    const char* texts[] = {
+        "gaussian=sigma=0.30000000000000004",
+        "gaussian=sigma=0.1,unsharp=sigma=32:amount=5,gaussian",
+        "zz_types=mode=a\\,b:count=10:on=yes:list=1|-1|0.1",
+        "zz_types=mode=g\\\\h",
+        "zz_types=mode=\\ lead,zz_types=mode=trail\\ ",
+        "zz_types=mode=c\\:d:list=",
+    };
+    for (const char* t : texts) {
+        const Chain c = parse_chain(t);
+        const std::string printed = format_chain(c);
+        EXPECT_EQ(parse_chain(printed), c) << t << " -> " << printed;
+        EXPECT_EQ(format_chain(parse_chain(printed)), printed);
+    }
+    // Arbitrary doubles survive exactly.
+    Chain c = parse_chain("gaussian");
+    for (double v : {1.0 / 3.0, 0.1 + 0.2, 31.999999999999996, std::nextafter(1.5, 2.0)}) {
+        c.filters[0].values[0] = v;
+        EXPECT_EQ(parse_chain(format_chain(c)).filters[0].get_float("sigma"), v) << format_chain(c);
+    }
+}
+
+TEST_F(ChainText, SetValidatesLikeParse) {
+    FilterInstance f = make_filter("unsharp");
+    f.set("amount", "1.25");
+    EXPECT_EQ(f.get_float("amount"), 1.25);
+    try {
+        f.set("amount", "9");
+        ADD_FAILURE();
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "unsharp: amount=9 is out of range [0, 5]");
+    }
+    EXPECT_THROW(make_filter("nope"), Error);
+}
+
+TEST(Registry, StableOrderLookupAndValidation) {
+    register_test_filter();
+    const auto all = registered_filters();
+    ASSERT_GE(all.size(), 2u);
+    for (size_t i = 1; i < all.size(); ++i)
+        EXPECT_LT(all[i - 1]->name, all[i]->name);
+    const FilterInfo* g = find_filter("gaussian");
+    ASSERT_NE(g, nullptr);
+    EXPECT_FALSE(g->pointwise);
+    ASSERT_EQ(g->params.size(), 1u);
+    EXPECT_EQ(g->params[0].name, "sigma");
+    EXPECT_EQ(g->params[0].min, 0.1);
+    EXPECT_EQ(g->params[0].max, 32.0);
+    EXPECT_EQ(std::get<double>(g->params[0].default_value), 1.5);
+    EXPECT_EQ(find_filter("gaussian"), g);  // stable pointers
+    EXPECT_EQ(find_filter("nope"), nullptr);
+    const FilterInfo* u = find_filter("unsharp");
+    ASSERT_NE(u, nullptr);
+    EXPECT_EQ(u->param_index("amount"), 1);
+    EXPECT_NE(filter_help(*u).find("amount=<float> in [0, 5], default 0.5"), std::string::npos)
+        << filter_help(*u);
+
+    FilterInfo dup = *g;
+    EXPECT_THROW(register_filter(dup), Error);  // name taken
+    FilterInfo bad;
+    bad.name = "zz_bad";
+    bad.factory = g->factory;
+    ParamSpec p;
+    p.name = "x";
+    p.min = 0;
+    p.max = 1;
+    p.default_value = 2.0;  // outside its range
+    bad.params.push_back(p);
+    EXPECT_THROW(register_filter(bad), Error);
+    bad.params[0].default_value = int64_t{0};  // wrong type for a float
+    EXPECT_THROW(register_filter(bad), Error);
+    EXPECT_EQ(find_filter("zz_bad"), nullptr);
+}
+
+}  // namespace
+}  // namespace vfx
