@@ -654,6 +654,14 @@ void Renderer::harvest(Slot& slot) {
     const uint64_t ticks = (ts[1] - ts[0]) & timestamp_mask_;
     const double ms = static_cast<double>(ticks) * timestamp_ns_ / 1e6;
     if (!last_timing_ || slot.serial > last_timing_->serial) last_timing_ = {slot.serial, ms};
+    recent_timings_.push_back({slot.serial, ms});
+    while (recent_timings_.size() > kRecentTimings) recent_timings_.pop_front();
+}
+
+std::optional<double> Renderer::timing_of(uint64_t serial) const {
+    for (const FrameTiming& t : recent_timings_)
+        if (t.serial == serial) return t.gpu_ms;
+    return std::nullopt;
 }
 
 uint64_t Renderer::completed_serial() {

@@ -66,6 +66,7 @@
 // ---------------------------------------------------------------------------------------------
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <span>
@@ -183,6 +184,9 @@ class Renderer {
     // cannot write timestamps.
     std::optional<FrameTiming> last_timing() const { return last_timing_; }
     bool timestamps_supported() const { return timestamps_; }
+    // GPU time of one of the recent completed, drawn frames (the last few dozen serials), for
+    // per-frame records; nullopt when not drawn, not complete, untimed or too old.
+    std::optional<double> timing_of(uint64_t serial) const;
 
     // --- target ---
     bool offscreen() const { return offscreen_; }
@@ -275,6 +279,8 @@ class Renderer {
     uint64_t timestamp_mask_ = 0;
     double timestamp_ns_ = 1.0;
     std::optional<FrameTiming> last_timing_;
+    static constexpr size_t kRecentTimings = 64;
+    std::deque<FrameTiming> recent_timings_;
 
     uint64_t submitted_ = 0;
     uint64_t completed_ = 0;

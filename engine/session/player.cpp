@@ -128,8 +128,7 @@ void Player::harvest(bool wait) {
                                                            f.record.stages.begin() + 2);
         for (const auto& st : f.pending.timings()) stages.emplace_back(st.name, st.ms);
         stages.insert(stages.end(), f.record.stages.begin() + 2, f.record.stages.end() - 1);
-        if (auto t = renderer_.last_timing(); t && t->serial == f.serial)
-            stages.emplace_back("render", t->gpu_ms);
+        if (auto t = renderer_.timing_of(f.serial)) stages.emplace_back("render", *t);
         stages.push_back(f.record.stages.back());
         f.record.stages = std::move(stages);
         timing_.add(std::move(f.record));

@@ -44,17 +44,20 @@ std::string make_media(const std::string& name, const std::string& args) {
 }
 
 std::string scratch_dir() {
-    static const std::string dir = [] {
-        const auto* info = ::testing::UnitTest::GetInstance();
-        std::string base = std::string(VFX_TEST_MEDIA) + "/../scratch";
-        fs::path d = fs::path(base) / (info && info->current_test_suite()
-                                           ? info->current_test_suite()->name()
-                                           : "common");
+    // One folder per test (ctest -j runs tests of one suite in parallel processes), emptied the
+    // first time the test asks for it.
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "common";
+    for (char& c : name)
+        if (c == '/') c = '_';
+    fs::path d = fs::path(VFX_TEST_MEDIA).parent_path() / "scratch" / name;
+    static std::string last;
+    if (last != d.string()) {
         fs::remove_all(d);
-        fs::create_directories(d);
-        return d.string();
-    }();
-    return dir;
+        last = d.string();
+    }
+    fs::create_directories(d);
+    return d.string();
 }
 
 std::string vfx_binary() { return VFX_BINARY; }

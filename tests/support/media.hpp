@@ -11,7 +11,7 @@ namespace vfx::test {
 // Fails the current test (and returns "") if ffmpeg fails.
 std::string make_media(const std::string& name, const std::string& args);
 
-// Directory for files a test writes (created, emptied for each test binary run).
+// Directory for files the current test writes (its own, emptied when the test first asks).
 std::string scratch_dir();
 
 // Runs a shell command, returns its exit status; stdout+stderr captured into `output` if given.

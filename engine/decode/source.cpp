@@ -1,0 +1,794 @@
+#include "decode/source.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavdevice/avdevice.h>
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace vfx {
+namespace {
+
+// --- FFmpeg macros that expand to C casts, wrapped once --------------------------------------
+int err_posix(int e) {
+    return AVERROR(e);
+}
+int err_eof() {
+    return AVERROR_EOF;
+}
+int err_invalid_data() {
+    return AVERROR_INVALIDDATA;
+}
+int err_stream_not_found() {
+    return AVERROR_STREAM_NOT_FOUND;
+}
+int err_decoder_not_found() {
+    return AVERROR_DECODER_NOT_FOUND;
+}
+int err_exit() {
+    return AVERROR_EXIT;
+}
+int64_t no_pts() {
+    return AV_NOPTS_VALUE;
+}
+
+std::string error_text(int err) {
+    char buf[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(err, buf, sizeof buf);
+    return buf;
+}
+
+struct FormatCloser {
+    void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
+};
+struct CodecFree {
+    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+};
+struct PacketFree {
+    void operator()(AVPacket* p) const { av_packet_free(&p); }
+};
+struct FrameFree {
+    void operator()(AVFrame* f) const { av_frame_free(&f); }
+};
+struct DictFree {
+    void operator()(AVDictionary* d) const { av_dict_free(&d); }
+};
+struct SwsFree {
+    void operator()(SwsContext* s) const { sws_freeContext(s); }
+};
+using FormatPtr = std::unique_ptr<AVFormatContext, FormatCloser>;
+using CodecPtr = std::unique_ptr<AVCodecContext, CodecFree>;
+using PacketPtr = std::unique_ptr<AVPacket, PacketFree>;
+using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
+using SwsPtr = std::unique_ptr<SwsContext, SwsFree>;
+
+FramePtr alloc_frame() {
+    FramePtr f(av_frame_alloc());
+    if (!f) throw std::bad_alloc();
+    return f;
+}
+
+std::shared_ptr<AVFrame> share(FramePtr f) {
+    return {f.release(), FrameFree{}};
+}
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// --- pixel formats -----------------------------------------------------------------------------
+
+SourceFormat make_format(PlaneLayout layout, int bits, int bytes, int shift = 0, int cw = 0,
+                         int ch = 0) {
+    SourceFormat f;
+    f.layout = layout;
+    f.bits = static_cast<uint8_t>(bits);
+    f.bytes = static_cast<uint8_t>(bytes);
+    f.shift = static_cast<uint8_t>(shift);
+    f.chroma_w_log2 = static_cast<uint8_t>(cw);
+    f.chroma_h_log2 = static_cast<uint8_t>(ch);
+    return f;
+}
+
+bool is_bayer(AVPixelFormat pf) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+    return d && (d->flags & AV_PIX_FMT_FLAG_BAYER);
+}
+
+// The layouts the OpenCL conversion reads directly; nullopt means "libswscale to rgba".
+// Big-endian Bayer mosaics are byte-swapped to their little-endian twin before this is asked.
+std::optional<SourceFormat> direct_format(AVPixelFormat pf) {
+    using L = PlaneLayout;
+    switch (pf) {
+        case AV_PIX_FMT_YUV420P:
+        case AV_PIX_FMT_YUVJ420P:
+            return make_format(L::yuv_planar, 8, 1, 0, 1, 1);
+        case AV_PIX_FMT_YUV422P:
+        case AV_PIX_FMT_YUVJ422P:
+            return make_format(L::yuv_planar, 8, 1, 0, 1, 0);
+        case AV_PIX_FMT_YUV444P:
+        case AV_PIX_FMT_YUVJ444P:
+            return make_format(L::yuv_planar, 8, 1, 0, 0, 0);
+        case AV_PIX_FMT_YUV420P10LE:
+            return make_format(L::yuv_planar, 10, 2, 0, 1, 1);
+        case AV_PIX_FMT_YUV422P10LE:
+            return make_format(L::yuv_planar, 10, 2, 0, 1, 0);
+        case AV_PIX_FMT_YUV444P10LE:
+            return make_format(L::yuv_planar, 10, 2, 0, 0, 0);
+        case AV_PIX_FMT_YUV420P12LE:
+            return make_format(L::yuv_planar, 12, 2, 0, 1, 1);
+        case AV_PIX_FMT_YUV422P12LE:
+            return make_format(L::yuv_planar, 12, 2, 0, 1, 0);
+        case AV_PIX_FMT_YUV444P12LE:
+            return make_format(L::yuv_planar, 12, 2, 0, 0, 0);
+        case AV_PIX_FMT_YUV420P16LE:
+            return make_format(L::yuv_planar, 16, 2, 0, 1, 1);
+        case AV_PIX_FMT_YUV422P16LE:
+            return make_format(L::yuv_planar, 16, 2, 0, 1, 0);
+        case AV_PIX_FMT_YUV444P16LE:
+            return make_format(L::yuv_planar, 16, 2, 0, 0, 0);
+        case AV_PIX_FMT_NV12:
+            return make_format(L::yuv_semiplanar, 8, 1, 0, 1, 1);
+        case AV_PIX_FMT_P010LE:
+            return make_format(L::yuv_semiplanar, 10, 2, 6, 1, 1);
+        case AV_PIX_FMT_P016LE:
+            return make_format(L::yuv_semiplanar, 16, 2, 0, 1, 1);
+        case AV_PIX_FMT_YUYV422:
+            return make_format(L::yuyv, 8, 1, 0, 1, 0);
+        case AV_PIX_FMT_GRAY8:
+            return make_format(L::gray, 8, 1);
+        case AV_PIX_FMT_GRAY10LE:
+            return make_format(L::gray, 10, 2);
+        case AV_PIX_FMT_GRAY12LE:
+            return make_format(L::gray, 12, 2);
+        case AV_PIX_FMT_GRAY16LE:
+            return make_format(L::gray, 16, 2);
+        case AV_PIX_FMT_RGBA:
+            return make_format(L::rgba, 8, 1);
+        // What the swscale fallback produces for deep sources; a decoder's own is taken as is.
+        case AV_PIX_FMT_RGBA64LE:
+            return make_format(L::rgba, 16, 2);
+        default:
+            break;
+    }
+    if (is_bayer(pf)) {
+        const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+        if (d->flags & AV_PIX_FMT_FLAG_BE) return std::nullopt;  // swapped by the caller
+        const int bpp = av_get_bits_per_pixel(d);
+        return bpp > 8 ? make_format(L::gray, 16, 2) : make_format(L::gray, 8, 1);
+    }
+    return std::nullopt;
+}
+
+int max_component_depth(const AVPixFmtDescriptor* d) {
+    int depth = 0;
+    for (int i = 0; i < d->nb_components; ++i)
+        depth = std::max(depth, d->comp[i].depth);
+    return depth;
+}
+
+bool is_yuvj(AVPixelFormat pf) {
+    return pf == AV_PIX_FMT_YUVJ420P || pf == AV_PIX_FMT_YUVJ422P || pf == AV_PIX_FMT_YUVJ444P ||
+           pf == AV_PIX_FMT_YUVJ440P || pf == AV_PIX_FMT_YUVJ411P;
+}
+
+// A YUV (not RGB, not grey, not Bayer) format, i.e. one whose conversion needs a matrix.
+bool is_yuv(AVPixelFormat pf) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+    if (!d) return false;
+    if (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_PAL))
+        return false;
+    return d->nb_components >= 3;
+}
+
+ColorInfo color_info(const AVFrame& f, AVPixelFormat pf) {
+    ColorInfo c;
+    switch (f.colorspace) {
+        case AVCOL_SPC_BT470BG:
+        case AVCOL_SPC_SMPTE170M:
+        case AVCOL_SPC_FCC:
+            c.matrix = Matrix::bt601;
+            c.matrix_tagged = true;
+            break;
+        case AVCOL_SPC_BT709:
+            c.matrix = Matrix::bt709;
+            c.matrix_tagged = true;
+            break;
+        case AVCOL_SPC_BT2020_NCL:
+        case AVCOL_SPC_BT2020_CL:
+            c.matrix = Matrix::bt2020;
+            c.matrix_tagged = true;
+            break;
+        default:
+            c.matrix = f.height <= 576 ? Matrix::bt601 : Matrix::bt709;
+            c.matrix_tagged = false;
+            break;
+    }
+    switch (f.color_range) {
+        case AVCOL_RANGE_JPEG:
+            c.range = Range::full;
+            c.range_tagged = true;
+            break;
+        case AVCOL_RANGE_MPEG:
+            c.range = Range::limited;
+            c.range_tagged = true;
+            break;
+        default:
+            // yuvj* formats are full range by definition; grey, RGB and Bayer samples are
+            // full-range samples by the conversion contract.
+            c.range = is_yuvj(pf) || !is_yuv(pf) ? Range::full : Range::limited;
+            c.range_tagged = false;
+            break;
+    }
+    return c;
+}
+
+int sws_colorspace(Matrix m) {
+    switch (m) {
+        case Matrix::bt601:
+            return SWS_CS_ITU601;
+        case Matrix::bt709:
+            return SWS_CS_ITU709;
+        case Matrix::bt2020:
+            return SWS_CS_BT2020;
+    }
+    return SWS_CS_DEFAULT;
+}
+
+// Rotation in degrees clockwise (0/90/180/270) from a display matrix, or 0 when there is none.
+int rotation_from_matrix(const uint8_t* data, size_t size) {
+    if (!data || size < 9 * sizeof(int32_t)) return 0;
+    int32_t m[9];
+    std::memcpy(m, data, sizeof m);
+    const double ccw = av_display_rotation_get(m);
+    if (std::isnan(ccw)) return 0;
+    long quarter = std::lround(-ccw / 90.0) % 4;
+    if (quarter < 0) quarter += 4;
+    return static_cast<int>(quarter * 90);
+}
+
+// Copies a frame into new buffers with the 16-bit samples byte-swapped into `to`.
+FramePtr byteswap_frame(const AVFrame& in, AVPixelFormat to) {
+    FramePtr out = alloc_frame();
+    out->format = to;
+    out->width = in.width;
+    out->height = in.height;
+    if (av_frame_get_buffer(out.get(), 0) < 0) throw std::bad_alloc();
+    av_frame_copy_props(out.get(), &in);
+    int widths[4] = {};
+    av_image_fill_linesizes(widths, to, in.width);
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(to);
+    for (int p = 0; p < 4 && in.data[p]; ++p) {
+        const int rows = p == 0 || p == 3 ? in.height : AV_CEIL_RSHIFT(in.height, d->log2_chroma_h);
+        for (int y = 0; y < rows; ++y) {
+            const uint8_t* s = in.data[p] + ptrdiff_t{y} * in.linesize[p];
+            uint8_t* t = out->data[p] + ptrdiff_t{y} * out->linesize[p];
+            for (int x = 0; x + 1 < widths[p]; x += 2) {
+                t[x] = s[x + 1];
+                t[x + 1] = s[x];
+            }
+        }
+    }
+    return out;
+}
+
+// Copies a frame with negative line sizes into fresh, top-down buffers.
+FramePtr make_top_down(const AVFrame& in) {
+    FramePtr out = alloc_frame();
+    out->format = in.format;
+    out->width = in.width;
+    out->height = in.height;
+    if (av_frame_get_buffer(out.get(), 0) < 0) throw std::bad_alloc();
+    av_frame_copy_props(out.get(), &in);
+    if (av_frame_copy(out.get(), &in) < 0) throw GpuError("av_frame_copy failed", -1);
+    return out;
+}
+
+bool is_live_format(const AVInputFormat* f) {
+    if (!f) return false;
+    if (std::strcmp(f->name, "lavfi") == 0) return true;
+    if (std::strstr(f->name, "v4l2") || std::strstr(f->name, "video4linux2")) return true;
+    if (f->priv_class) {
+        const AVClassCategory cat = f->priv_class->category;
+        return cat == AV_CLASS_CATEGORY_DEVICE_VIDEO_INPUT || cat == AV_CLASS_CATEGORY_DEVICE_INPUT;
+    }
+    return false;
+}
+
+// --- the source --------------------------------------------------------------------------------
+
+// Like mpv's vd_lavc: after this many consecutive undecodable packets the stream is given up.
+constexpr int kMaxConsecutiveErrors = 100;
+
+class FfSource final : public Source {
+public:
+    explicit FfSource(const SourceOptions& user) { open_input(user); }
+
+    ~FfSource() override {
+        stop_flag_ = true;  // interrupts a blocking read inside FFmpeg
+        {
+            std::lock_guard lk(mu_);
+            stop_ = true;
+        }
+        not_full_.notify_all();
+        not_empty_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+
+    void start() {
+        thread_ = std::thread([this] { run(); });
+    }
+
+    std::optional<HostFrame> next() override {
+        std::unique_lock lk(mu_);
+        not_empty_.wait(lk, [&] { return !queue_.empty() || finished_; });
+        if (!queue_.empty()) {
+            HostFrame f = std::move(queue_.front());
+            queue_.pop_front();
+            not_full_.notify_one();
+            return f;
+        }
+        if (error_) {
+            std::exception_ptr e = std::exchange(error_, nullptr);
+            std::rethrow_exception(e);
+        }
+        return std::nullopt;
+    }
+
+    const StreamInfo& info() const override { return info_; }
+
+    SourceStats stats() const override {
+        std::lock_guard lk(mu_);
+        SourceStats s = stats_;
+        s.queue_depth = queue_.size();
+        s.queue_capacity = capacity_;
+        return s;
+    }
+
+private:
+    void open_input(const SourceOptions& user) {
+        static std::once_flag once;
+        std::call_once(once, [] { avdevice_register_all(); });
+
+        const SourceOptions o = expand_short_forms(user);
+        name_ = user.input;
+        loop_ = o.loop;
+        info_.url = o.input;
+
+        const AVInputFormat* ifmt = nullptr;
+        if (!o.format.empty()) {
+            ifmt = av_find_input_format(o.format.c_str());
+            if (!ifmt) fail("cannot open '{}': unknown input format '{}'", name_, o.format);
+        }
+        AVDictionary* raw_dict = nullptr;
+        for (const auto& [k, v] : o.options)
+            av_dict_set(&raw_dict, k.c_str(), v.c_str(), 0);
+        std::unique_ptr<AVDictionary, DictFree> dict(raw_dict);
+
+        AVFormatContext* ctx = avformat_alloc_context();
+        if (!ctx) throw std::bad_alloc();
+        ctx->interrupt_callback.callback = [](void* self) -> int {
+            return static_cast<FfSource*>(self)->stop_flag_.load() ? 1 : 0;
+        };
+        ctx->interrupt_callback.opaque = this;
+        raw_dict = dict.release();
+        int r = avformat_open_input(&ctx, o.input.c_str(), ifmt, &raw_dict);
+        dict.reset(raw_dict);
+        if (r < 0) {  // avformat_open_input frees ctx on failure
+            if (r == err_invalid_data())
+                fail("'{}' is not a media file FFmpeg can read ({})", name_, error_text(r));
+            if (ifmt && std::strcmp(ifmt->name, "lavfi") == 0)
+                fail("cannot open '{}': FFmpeg rejected the filter graph ({})", name_,
+                     error_text(r));
+            fail("cannot open '{}': {}", name_, error_text(r));
+        }
+        fmt_.reset(ctx);
+        if (const AVDictionaryEntry* e =
+                av_dict_get(dict.get(), "", nullptr, AV_DICT_IGNORE_SUFFIX))
+            fail("cannot open '{}': input option '{}' is not accepted by the '{}' demuxer", name_,
+                 e->key, fmt_->iformat->name);
+        info_.demuxer = fmt_->iformat->name;
+        info_.live = is_live_format(fmt_->iformat);
+        if (info_.live) loop_ = false;
+
+        r = avformat_find_stream_info(fmt_.get(), nullptr);
+        if (r < 0) {
+            if (r == err_invalid_data())
+                fail("'{}' is not a media file FFmpeg can read ({})", name_, error_text(r));
+            fail("cannot read '{}': {}", name_, error_text(r));
+        }
+
+        const AVCodec* codec = nullptr;
+        r = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+        if (r == err_stream_not_found()) fail("'{}' has no video stream", name_);
+        if (r == err_decoder_not_found() || (r >= 0 && !codec)) {
+            const int idx = av_find_best_stream(fmt_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+            const char* cname =
+                idx >= 0 ? avcodec_get_name(fmt_->streams[idx]->codecpar->codec_id) : "?";
+            fail("'{}': no decoder for its video codec '{}'", name_, cname);
+        }
+        if (r < 0) fail("cannot read '{}': {}", name_, error_text(r));
+        stream_index_ = r;
+        stream_ = fmt_->streams[r];
+        for (unsigned i = 0; i < fmt_->nb_streams; ++i)
+            if (static_cast<int>(i) != stream_index_) fmt_->streams[i]->discard = AVDISCARD_ALL;
+
+        dec_.reset(avcodec_alloc_context3(codec));
+        if (!dec_) throw std::bad_alloc();
+        r = avcodec_parameters_to_context(dec_.get(), stream_->codecpar);
+        if (r < 0) fail("cannot decode '{}': {}", name_, error_text(r));
+        dec_->pkt_timebase = stream_->time_base;
+        dec_->thread_count = std::max(0, o.threads);
+        if (info_.live) {
+            // Frame threading holds back one frame per thread: live sources use slices only.
+            dec_->thread_type = FF_THREAD_SLICE;
+            dec_->flags |= AV_CODEC_FLAG_LOW_DELAY;
+        } else {
+            dec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+        }
+        r = avcodec_open2(dec_.get(), codec, nullptr);
+        if (r < 0)
+            fail("cannot decode '{}': the {} decoder failed to open ({})", name_, codec->name,
+                 error_text(r));
+
+        info_.codec = codec->name;
+        const char* pfn = av_get_pix_fmt_name(dec_->pix_fmt);
+        info_.pixel_format = pfn ? pfn : "unknown";
+        info_.width = dec_->width;
+        info_.height = dec_->height;
+        AVRational fr = stream_->avg_frame_rate;
+        if (fr.num <= 0 || fr.den <= 0) fr = stream_->r_frame_rate;
+        if (fr.num > 0 && fr.den > 0) info_.fps = av_q2d(fr);
+        if (fmt_->duration != no_pts() && fmt_->duration > 0)
+            info_.duration_s = static_cast<double>(fmt_->duration) / AV_TIME_BASE;
+        else if (stream_->duration != no_pts() && stream_->duration > 0)
+            info_.duration_s = static_cast<double>(stream_->duration) * av_q2d(stream_->time_base);
+
+        const AVRational nominal = fr.num > 0 && fr.den > 0 ? fr : AVRational{25, 1};
+        frame_duration_ =
+            std::max<int64_t>(1, av_rescale_q(1, av_inv_q(nominal), stream_->time_base));
+        start_pts_ = stream_->start_time;
+
+        size_t size = 0;
+        const uint8_t* dm = av_stream_get_side_data(stream_, AV_PKT_DATA_DISPLAYMATRIX, &size);
+        stream_rotation_ = rotation_from_matrix(dm, size);
+        has_stream_rotation_ = dm != nullptr;
+
+        capacity_ = info_.live ? 1 : std::max<size_t>(1, o.queue_depth);
+        spdlog::debug("source '{}': {} / {} {} {}x{} {:.3f} fps, {} threads, queue {}{}", name_,
+                      info_.demuxer, info_.codec, info_.pixel_format, info_.width, info_.height,
+                      info_.fps, dec_->thread_count, capacity_, info_.live ? " (live)" : "");
+    }
+
+    // --- decode thread ---
+
+    void run() {
+        try {
+            decode_loop();
+            std::lock_guard lk(mu_);
+            if (stats_.frames_decoded == 0 && !stop_)
+                error_ = std::make_exception_ptr(
+                    Error(fmt::format("no frame of '{}' could be decoded ({} corrupt packets)",
+                                      name_, stats_.packets_corrupt)));
+        } catch (...) {
+            std::lock_guard lk(mu_);
+            error_ = std::current_exception();
+        }
+        {
+            std::lock_guard lk(mu_);
+            finished_ = true;
+        }
+        not_empty_.notify_all();
+    }
+
+    void count_corrupt(int err, const char* where) {
+        int64_t total = 0;
+        {
+            std::lock_guard lk(mu_);
+            total = ++stats_.packets_corrupt;
+        }
+        ++consecutive_errors_;
+        spdlog::debug("'{}': skipped a corrupt packet ({}: {}), {} so far", name_, where,
+                      err ? error_text(err) : std::string("frame flagged corrupt"), total);
+        if (consecutive_errors_ >= kMaxConsecutiveErrors) {
+            int64_t decoded = 0;
+            {
+                std::lock_guard lk(mu_);
+                decoded = stats_.frames_decoded;
+            }
+            if (decoded == 0)
+                fail("no frame of '{}' could be decoded ({} corrupt packets)", name_, total);
+            fail("decoding '{}' failed: {} consecutive corrupt packets", name_,
+                 consecutive_errors_);
+        }
+    }
+
+    void decode_loop() {
+        PacketPtr pkt(av_packet_alloc());
+        FramePtr frame = alloc_frame();
+        if (!pkt) throw std::bad_alloc();
+        bool draining = false;
+        busy_since_ = Clock::now();
+        busy_ms_ = 0;
+
+        while (!stop_flag_.load()) {
+            if (!draining) {
+                const int r = av_read_frame(fmt_.get(), pkt.get());
+                if (r == err_posix(EAGAIN)) {
+                    busy_ms_ += ms_since(busy_since_);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    busy_since_ = Clock::now();
+                    continue;
+                }
+                if (r < 0) {
+                    if (stop_flag_.load() || r == err_exit()) return;
+                    if (r != err_eof())
+                        spdlog::warn("'{}': read error ({}), ending the stream", name_,
+                                     error_text(r));
+                    draining = true;
+                    avcodec_send_packet(dec_.get(), nullptr);
+                } else if (pkt->stream_index != stream_index_) {
+                    av_packet_unref(pkt.get());
+                    continue;
+                } else {
+                    if (pkt->flags & AV_PKT_FLAG_CORRUPT) {  // the demuxer saw damage
+                        std::lock_guard lk(mu_);
+                        ++stats_.packets_corrupt;
+                        spdlog::debug("'{}': the demuxer flagged a corrupt packet", name_);
+                    }
+                    int s = avcodec_send_packet(dec_.get(), pkt.get());
+                    while (s == err_posix(EAGAIN)) {  // output pending: take it, then resend
+                        if (!receive_frames(frame.get())) return;
+                        s = avcodec_send_packet(dec_.get(), pkt.get());
+                    }
+                    av_packet_unref(pkt.get());
+                    if (s < 0 && s != err_eof()) count_corrupt(s, "send_packet");
+                }
+            }
+            if (!receive_frames(frame.get())) return;
+            if (draining && decoder_drained_) {
+                if (!loop_ || frames_this_pass_ == 0 || !restart()) return;
+                draining = false;
+            }
+        }
+    }
+
+    // Takes every frame the decoder has ready. Returns false when stopping.
+    bool receive_frames(AVFrame* frame) {
+        decoder_drained_ = false;
+        for (;;) {
+            const int r = avcodec_receive_frame(dec_.get(), frame);
+            if (r == err_posix(EAGAIN)) return true;
+            if (r == err_eof()) {
+                decoder_drained_ = true;
+                return true;
+            }
+            if (r < 0) {
+                count_corrupt(r, "receive_frame");
+                continue;
+            }
+            if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
+                av_frame_unref(frame);
+                count_corrupt(0, "frame");
+                continue;
+            }
+            consecutive_errors_ = 0;
+            HostFrame h = make_host_frame(frame);
+            av_frame_unref(frame);
+            h.decode_ms = busy_ms_ + ms_since(busy_since_);
+            if (!push(std::move(h))) return false;
+            busy_ms_ = 0;  // the time spent waiting for room in the queue is not decode time
+            busy_since_ = Clock::now();
+        }
+    }
+
+    bool restart() {
+        const int64_t target = start_pts_ != no_pts() ? start_pts_ : 0;
+        int r = av_seek_frame(fmt_.get(), stream_index_, target, AVSEEK_FLAG_BACKWARD);
+        if (r < 0) r = avformat_seek_file(fmt_.get(), -1, INT64_MIN, 0, INT64_MAX, 0);
+        if (r < 0) {
+            spdlog::warn("'{}' cannot loop: seeking to the start failed ({})", name_,
+                         error_text(r));
+            return false;
+        }
+        avcodec_flush_buffers(dec_.get());
+        // The next pass starts one frame after the last one shown.
+        pts_offset_ = last_pts_ + frame_duration_ - (start_pts_ != no_pts() ? start_pts_ : 0);
+        frames_this_pass_ = 0;
+        spdlog::debug("'{}': looping", name_);
+        return true;
+    }
+
+    HostFrame make_host_frame(AVFrame* frame) {
+        HostFrame h;
+        auto pf = static_cast<AVPixelFormat>(frame->format);
+        const char* pfn = av_get_pix_fmt_name(pf);
+        h.pixel_format = pfn ? pfn : "unknown";
+        h.width = frame->width;
+        h.height = frame->height;
+        h.color = color_info(*frame, pf);
+
+        const AVRational sar = av_guess_sample_aspect_ratio(fmt_.get(), stream_, frame);
+        if (sar.num > 0 && sar.den > 0) {
+            h.sar_num = sar.num;
+            h.sar_den = sar.den;
+        }
+        if (has_stream_rotation_) {
+            h.rotation = stream_rotation_;
+        } else if (const AVFrameSideData* sd =
+                       av_frame_get_side_data(frame, AV_FRAME_DATA_DISPLAYMATRIX)) {
+            h.rotation = rotation_from_matrix(sd->data, sd->size);
+        }
+
+        // Timestamps: best effort, a frame count where there is none, monotonic, loop-aware.
+        if (start_pts_ == no_pts()) {
+            start_pts_ =
+                frame->best_effort_timestamp != no_pts() ? frame->best_effort_timestamp : 0;
+        }
+        int64_t raw = frame->best_effort_timestamp;
+        if (raw == no_pts()) raw = start_pts_ + frames_this_pass_ * frame_duration_;
+        int64_t pts = raw + pts_offset_;
+        if (have_last_pts_ && pts <= last_pts_) pts = last_pts_ + frame_duration_;
+        last_pts_ = pts;
+        have_last_pts_ = true;
+        h.pts = pts;
+        h.time_s = static_cast<double>(pts - start_pts_) * av_q2d(stream_->time_base);
+        h.index = next_index_++;
+        ++frames_this_pass_;
+
+        FramePtr owned = alloc_frame();
+        av_frame_move_ref(owned.get(), frame);
+
+        if (is_bayer(pf) && (av_pix_fmt_desc_get(pf)->flags & AV_PIX_FMT_FLAG_BE)) {
+            pf = av_pix_fmt_swap_endianness(pf);
+            owned = byteswap_frame(*owned, pf);
+        }
+        if (std::optional<SourceFormat> direct = direct_format(pf)) {
+            h.format = *direct;
+            bool negative = false;
+            for (int i = 0; i < 4; ++i)
+                negative = negative || owned->linesize[i] < 0;
+            if (negative) owned = make_top_down(*owned);
+            h.av = share(std::move(owned));
+        } else {
+            h.av = share(fallback(*owned, pf, h.color));
+            h.format = make_format(PlaneLayout::rgba, h.av->format == AV_PIX_FMT_RGBA ? 8 : 16,
+                                   h.av->format == AV_PIX_FMT_RGBA ? 1 : 2);
+            h.swscale_fallback = true;
+        }
+        return h;
+    }
+
+    FramePtr fallback(const AVFrame& in, AVPixelFormat pf, const ColorInfo& color) {
+        const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+        if (!d) fail("'{}': the decoder produced an unknown pixel format", name_);
+        const AVPixelFormat dst =
+            max_component_depth(d) > 8 ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA;
+        SwsContext* s = sws_getCachedContext(
+            sws_.release(), in.width, in.height, pf, in.width, in.height, dst,
+            SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
+        sws_.reset(s);
+        if (!s)
+            fail("'{}': cannot convert its pixel format {} to {}", name_, av_get_pix_fmt_name(pf),
+                 av_get_pix_fmt_name(dst));
+        if (is_yuv(pf) && !is_yuvj(pf)) {
+            const int* coefs = sws_getCoefficients(sws_colorspace(color.matrix));
+            sws_setColorspaceDetails(s, coefs, color.range == Range::full ? 1 : 0, coefs, 1, 0,
+                                     1 << 16, 1 << 16);
+        }
+        FramePtr out = alloc_frame();
+        out->format = dst;
+        out->width = in.width;
+        out->height = in.height;
+        if (av_frame_get_buffer(out.get(), 0) < 0) throw std::bad_alloc();
+        av_frame_copy_props(out.get(), &in);
+        sws_scale(s, in.data, in.linesize, 0, in.height, out->data, out->linesize);
+        {
+            std::lock_guard lk(mu_);
+            ++stats_.frames_fallback;
+        }
+        if (!warned_fallback_) {
+            warned_fallback_ = true;
+            spdlog::debug("'{}': {} is converted to {} by libswscale on the CPU", name_,
+                          av_get_pix_fmt_name(pf), av_get_pix_fmt_name(dst));
+        }
+        return out;
+    }
+
+    bool push(HostFrame&& f) {
+        std::unique_lock lk(mu_);
+        not_full_.wait(lk, [&] { return stop_ || queue_.size() < capacity_; });
+        if (stop_) return false;
+        f.ready_at = Clock::now();
+        queue_.push_back(std::move(f));
+        ++stats_.frames_decoded;
+        lk.unlock();
+        not_empty_.notify_one();
+        return true;
+    }
+
+    // Set once by open(), read-only afterwards.
+    std::string name_;
+    StreamInfo info_;
+    bool loop_ = false;
+    FormatPtr fmt_;
+    CodecPtr dec_;
+    AVStream* stream_ = nullptr;
+    int stream_index_ = -1;
+    int stream_rotation_ = 0;
+    bool has_stream_rotation_ = false;
+    int64_t frame_duration_ = 1;
+    size_t capacity_ = 1;
+
+    // Decode thread only.
+    SwsPtr sws_;
+    int64_t start_pts_ = 0;
+    int64_t pts_offset_ = 0;
+    int64_t last_pts_ = 0;
+    bool have_last_pts_ = false;
+    int64_t next_index_ = 0;
+    int64_t frames_this_pass_ = 0;
+    int consecutive_errors_ = 0;
+    bool decoder_drained_ = false;
+    bool warned_fallback_ = false;
+    Clock::time_point busy_since_;
+    double busy_ms_ = 0;
+
+    // Shared.
+    std::atomic<bool> stop_flag_{false};  // read by FFmpeg's interrupt callback
+    mutable std::mutex mu_;
+    std::condition_variable not_empty_;
+    std::condition_variable not_full_;
+    std::deque<HostFrame> queue_;
+    SourceStats stats_;
+    bool stop_ = false;
+    bool finished_ = false;
+    std::exception_ptr error_;
+    std::thread thread_;
+};
+
+}  // namespace
+
+SourceOptions expand_short_forms(SourceOptions opts) {
+    static constexpr std::pair<std::string_view, std::string_view> kForms[] = {{"lavfi:", "lavfi"},
+                                                                               {"v4l2:", "v4l2"}};
+    for (const auto& [prefix, format] : kForms) {
+        if (opts.input.starts_with(prefix)) {
+            opts.input = opts.input.substr(prefix.size());
+            if (opts.format.empty()) opts.format = format;
+            break;
+        }
+    }
+    return opts;
+}
+
+std::unique_ptr<Source> Source::open(const SourceOptions& opts) {
+    auto s = std::make_unique<FfSource>(opts);
+    s->start();
+    return s;
+}
+
+}  // namespace vfx

@@ -1,0 +1,659 @@
+#include "encode/sink.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace fs = std::filesystem;
+
+namespace vfx {
+
+Sink::~Sink() = default;
+
+namespace {
+
+// --- FFmpeg macros that expand to C casts, wrapped once --------------------------------------
+int err_posix(int e) {
+    return AVERROR(e);
+}
+int err_eof() {
+    return AVERROR_EOF;
+}
+int err_option_not_found() {
+    return AVERROR_OPTION_NOT_FOUND;
+}
+
+std::string error_text(int err) {
+    char buf[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(err, buf, sizeof buf);
+    return buf;
+}
+
+struct CodecFree {
+    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+};
+struct PacketFree {
+    void operator()(AVPacket* p) const { av_packet_free(&p); }
+};
+struct FrameFree {
+    void operator()(AVFrame* f) const { av_frame_free(&f); }
+};
+struct SwsFree {
+    void operator()(SwsContext* s) const { sws_freeContext(s); }
+};
+using CodecPtr = std::unique_ptr<AVCodecContext, CodecFree>;
+using PacketPtr = std::unique_ptr<AVPacket, PacketFree>;
+using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
+using SwsPtr = std::unique_ptr<SwsContext, SwsFree>;
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+// --- output names --------------------------------------------------------------------------
+
+// A printf-style frame number (%d, %4d, %04d) in a file name: [begin, end) and its width.
+struct NumberPattern {
+    size_t begin = 0, end = 0;
+    int width = 0;
+};
+
+std::optional<NumberPattern> find_number_pattern(const std::string& name) {
+    for (size_t i = 0; i + 1 < name.size(); ++i) {
+        if (name[i] != '%') continue;
+        size_t j = i + 1;
+        while (j < name.size() && name[j] >= '0' && name[j] <= '9')
+            ++j;
+        if (j < name.size() && name[j] == 'd') {
+            NumberPattern p;
+            p.begin = i;
+            p.end = j + 1;
+            p.width = j > i + 1 ? std::atoi(name.substr(i + 1, j - i - 1).c_str()) : 0;
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string expand_number(const std::string& name, const NumberPattern& p, int64_t n) {
+    std::string digits = std::to_string(n);
+    if (static_cast<int>(digits.size()) < p.width)
+        digits.insert(0, static_cast<size_t>(p.width) - digits.size(), '0');
+    return name.substr(0, p.begin) + digits + name.substr(p.end);
+}
+
+// A hidden name next to `final_path`, unique to this process and call.
+fs::path temp_path_for(const fs::path& final_path) {
+    static std::atomic<uint64_t> counter{0};
+    fs::path tmp = final_path.parent_path();
+    tmp /= "." + final_path.filename().string() + ".vfx-" + std::to_string(::getpid()) + "-" +
+           std::to_string(counter++) + ".tmp";
+    return tmp;
+}
+
+void remove_quietly(const fs::path& p) {
+    std::error_code ec;
+    fs::remove(p, ec);
+}
+
+// The output's folder exists, is a folder and takes a new file (tried, not guessed: root
+// ignores permission bits but not read-only file systems).
+void check_folder(const std::string& out) {
+    const fs::path p(out);
+    if (p.filename().empty()) fail("cannot write '{}': it names a folder, not a file", out);
+    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    std::error_code ec;
+    if (!fs::exists(dir, ec))
+        fail("cannot write '{}': folder '{}' does not exist", out, dir.string());
+    if (!fs::is_directory(dir, ec))
+        fail("cannot write '{}': '{}' is not a folder", out, dir.string());
+    if (fs::is_directory(p, ec)) fail("cannot write '{}': a folder of that name exists", out);
+    const fs::path probe = temp_path_for(p);
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        const int e = errno;
+        fail("cannot write '{}': folder '{}' is not writable ({})", out, dir.string(),
+             std::strerror(e));
+    }
+    ::close(fd);
+    remove_quietly(probe);
+}
+
+void write_file(const fs::path& path, const std::string& out, const uint8_t* data, size_t size) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) {
+        const int e = errno;
+        fail("cannot write '{}': {}", out, std::strerror(e));
+    }
+    const size_t n = std::fwrite(data, 1, size, f);
+    const int e1 = n == size ? 0 : errno;
+    const int e2 = std::fclose(f) == 0 ? 0 : errno;
+    if (n != size || e2) {
+        remove_quietly(path);
+        fail("cannot write '{}': {}", out, std::strerror(e1 ? e1 : e2 ? e2 : EIO));
+    }
+}
+
+void publish(const fs::path& tmp, const fs::path& final_path, const std::string& out) {
+    std::error_code ec;
+    fs::rename(tmp, final_path, ec);
+    if (ec) fail("cannot write '{}': renaming the finished file failed ({})", out, ec.message());
+}
+
+void check_geometry(const FrameGeometry& first, const FrameGeometry& g, const std::string& out) {
+    if (g.width != first.width || g.height != first.height || g.format != first.format)
+        fail("output '{}': the frame changed from {}x{} {} to {}x{} {} mid-stream", out,
+             first.width, first.height, to_string(first.format), g.width, g.height,
+             to_string(g.format));
+}
+
+// --- null --------------------------------------------------------------------------------------
+
+class NullSink final : public Sink {
+public:
+    void write(const uint8_t*, const FrameGeometry&, int64_t, double) override { ++frames_; }
+    void finish() override {}
+    std::string describe() const override { return "null (frames discarded)"; }
+    int64_t frames_written() const override { return frames_; }
+
+private:
+    int64_t frames_ = 0;
+};
+
+// --- PNG ---------------------------------------------------------------------------------------
+
+// libavcodec's png encoder: RGBA8 -> rgba, RGBA16 -> rgba64be.
+class PngEncoder {
+public:
+    PngEncoder(const FrameGeometry& g, int sar_num, int sar_den, const std::string& out)
+        : geometry_(g), out_(out) {
+        const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
+        if (!codec) fail("output '{}': this FFmpeg has no PNG encoder", out);
+        ctx_.reset(avcodec_alloc_context3(codec));
+        frame_.reset(av_frame_alloc());
+        pkt_.reset(av_packet_alloc());
+        if (!ctx_ || !frame_ || !pkt_) throw std::bad_alloc();
+        pix_fmt_ = g.format == WorkFormat::rgba8 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGBA64BE;
+        ctx_->width = static_cast<int>(g.width);
+        ctx_->height = static_cast<int>(g.height);
+        ctx_->pix_fmt = pix_fmt_;
+        ctx_->time_base = AVRational{1, 25};
+        ctx_->sample_aspect_ratio = AVRational{std::max(1, sar_num), std::max(1, sar_den)};
+        const int r = avcodec_open2(ctx_.get(), codec, nullptr);
+        if (r < 0) fail("output '{}': cannot open the PNG encoder ({})", out, error_text(r));
+    }
+
+    // Encodes one frame and returns the PNG file's bytes.
+    std::vector<uint8_t> encode(const uint8_t* rgba, const FrameGeometry& g) {
+        check_geometry(geometry_, g, out_);
+        av_frame_unref(frame_.get());
+        frame_->format = pix_fmt_;
+        frame_->width = static_cast<int>(g.width);
+        frame_->height = static_cast<int>(g.height);
+        if (av_frame_get_buffer(frame_.get(), 0) < 0) throw std::bad_alloc();
+        const size_t row = size_t{g.width} * bytes_per_pixel(g.format);
+        for (uint32_t y = 0; y < g.height; ++y) {
+            const uint8_t* s = rgba + y * g.pitch;
+            uint8_t* d = frame_->data[0] + ptrdiff_t{frame_->linesize[0]} * y;
+            if (g.format == WorkFormat::rgba8) {
+                std::memcpy(d, s, row);
+            } else {
+                for (size_t i = 0; i < row; i += 2) {  // native-endian 16-bit to big-endian
+                    uint16_t v = 0;
+                    std::memcpy(&v, s + i, 2);
+                    d[i] = static_cast<uint8_t>(v >> 8);
+                    d[i + 1] = static_cast<uint8_t>(v & 0xff);
+                }
+            }
+        }
+        frame_->pts = pts_++;
+        int r = avcodec_send_frame(ctx_.get(), frame_.get());
+        if (r < 0) fail("output '{}': PNG encoding failed ({})", out_, error_text(r));
+        r = avcodec_receive_packet(ctx_.get(), pkt_.get());
+        if (r < 0) fail("output '{}': PNG encoding failed ({})", out_, error_text(r));
+        std::vector<uint8_t> bytes(pkt_->data, pkt_->data + pkt_->size);
+        av_packet_unref(pkt_.get());
+        return bytes;
+    }
+
+private:
+    FrameGeometry geometry_;
+    std::string out_;
+    CodecPtr ctx_;
+    FramePtr frame_;
+    PacketPtr pkt_;
+    AVPixelFormat pix_fmt_ = AV_PIX_FMT_RGBA;
+    int64_t pts_ = 0;
+};
+
+class PngImageSink final : public Sink {
+public:
+    PngImageSink(const SinkOptions& o, const FrameGeometry& g)
+        : out_(o.path), final_(o.path), enc_(g, o.sar_num, o.sar_den, o.path) {
+        check_folder(out_);
+        tmp_ = temp_path_for(final_);
+    }
+
+    ~PngImageSink() override {
+        if (!published_) remove_quietly(tmp_);
+    }
+
+    void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double) override {
+        if (frames_ > 0) {
+            remove_quietly(tmp_);
+            fail(
+                "output '{}' holds one frame but the input has more; use a name with %04d or "
+                "--frames 1",
+                out_);
+        }
+        const std::vector<uint8_t> png = enc_.encode(rgba, g);
+        write_file(tmp_, out_, png.data(), png.size());
+        ++frames_;
+    }
+
+    void finish() override {
+        if (published_) return;
+        if (frames_ == 0) fail("output '{}': no frame was written", out_);
+        publish(tmp_, final_, out_);
+        published_ = true;
+    }
+
+    std::string describe() const override { return "PNG image " + out_; }
+    int64_t frames_written() const override { return frames_; }
+
+private:
+    std::string out_;
+    fs::path final_;
+    fs::path tmp_;
+    PngEncoder enc_;
+    int64_t frames_ = 0;
+    bool published_ = false;
+};
+
+class PngSequenceSink final : public Sink {
+public:
+    PngSequenceSink(const SinkOptions& o, const FrameGeometry& g, NumberPattern p)
+        : out_(o.path), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
+        check_folder(out_);
+    }
+
+    ~PngSequenceSink() override {
+        for (const auto& f : files_)
+            if (!f.published) remove_quietly(f.tmp);
+    }
+
+    void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double) override {
+        const std::vector<uint8_t> png = enc_.encode(rgba, g);
+        const fs::path dir = fs::path(out_).parent_path();
+        const std::string name =
+            expand_number(fs::path(out_).filename().string(), pattern_, frames_ + 1);
+        File f;
+        f.final_path = dir / name;
+        f.tmp = temp_path_for(f.final_path);
+        files_.push_back(f);
+        write_file(f.tmp, out_, png.data(), png.size());
+        ++frames_;
+    }
+
+    void finish() override {
+        if (frames_ == 0) fail("output '{}': no frame was written", out_);
+        for (auto& f : files_) {
+            if (f.published) continue;
+            publish(f.tmp, f.final_path, out_);
+            f.published = true;
+        }
+    }
+
+    std::string describe() const override { return "PNG frames " + out_; }
+    int64_t frames_written() const override { return frames_; }
+
+private:
+    struct File {
+        fs::path tmp, final_path;
+        bool published = false;
+    };
+    std::string out_;
+    NumberPattern pattern_;
+    PngEncoder enc_;
+    std::vector<File> files_;
+    int64_t frames_ = 0;
+};
+
+// --- encoded video -----------------------------------------------------------------------------
+
+struct OutputContextFree {
+    void operator()(AVFormatContext* c) const {
+        if (c->pb) avio_closep(&c->pb);
+        avformat_free_context(c);
+    }
+};
+using OutputPtr = std::unique_ptr<AVFormatContext, OutputContextFree>;
+
+bool supports(const AVCodec* c, AVPixelFormat pf) {
+    if (!c->pix_fmts) return false;
+    for (const AVPixelFormat* p = c->pix_fmts; *p != AV_PIX_FMT_NONE; ++p)
+        if (*p == pf) return true;
+    return false;
+}
+
+bool subsampled(AVPixelFormat pf) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+    return d && (d->log2_chroma_w || d->log2_chroma_h);
+}
+
+// The encoder's input format: yuv420p for 8-bit frames, a 10-bit 4:2:0 format for 16-bit frames
+// where the encoder has one, 4:4:4 where the size is odd, else FFmpeg's best match.
+AVPixelFormat choose_pix_fmt(const AVCodec* c, const FrameGeometry& g, const std::string& out) {
+    const bool deep = g.format == WorkFormat::rgba16;
+    const bool odd = (g.width % 2) != 0 || (g.height % 2) != 0;
+    std::vector<AVPixelFormat> prefs;
+    if (deep) {
+        if (!odd) prefs.push_back(AV_PIX_FMT_YUV420P10LE);
+        prefs.push_back(AV_PIX_FMT_YUV444P10LE);
+    }
+    if (!odd) prefs.push_back(AV_PIX_FMT_YUV420P);
+    prefs.push_back(AV_PIX_FMT_YUV444P);
+    for (AVPixelFormat pf : prefs)
+        if (supports(c, pf)) return pf;
+    const AVPixelFormat src = deep ? AV_PIX_FMT_RGBA64 : AV_PIX_FMT_RGBA;
+    if (!c->pix_fmts) return src;
+    std::vector<AVPixelFormat> usable;
+    for (const AVPixelFormat* p = c->pix_fmts; *p != AV_PIX_FMT_NONE; ++p)
+        if (!(odd && subsampled(*p))) usable.push_back(*p);
+    if (usable.empty())
+        fail("output '{}': the {} encoder cannot take an odd frame size ({}x{})", out, c->name,
+             g.width, g.height);
+    usable.push_back(AV_PIX_FMT_NONE);
+    return avcodec_find_best_pix_fmt_of_list(usable.data(), src, 0, nullptr);
+}
+
+class VideoSink final : public Sink {
+public:
+    VideoSink(const SinkOptions& o, const FrameGeometry& g) : out_(o.path), geometry_(g) {
+        check_folder(out_);
+        const AVOutputFormat* ofmt = av_guess_format(nullptr, out_.c_str(), nullptr);
+        if (!ofmt) fail("output '{}': FFmpeg has no muxer for this name", out_);
+
+        // The encoder: by encoder name, else by codec name ("hevc" -> its default encoder).
+        const std::string cname = o.codec.empty() ? "libx264" : o.codec;
+        const AVCodec* codec = avcodec_find_encoder_by_name(cname.c_str());
+        if (!codec) {
+            if (const AVCodecDescriptor* d = avcodec_descriptor_get_by_name(cname.c_str()))
+                codec = avcodec_find_encoder(d->id);
+        }
+        if (!codec) fail("output '{}': unknown video codec or encoder '{}'", out_, cname);
+        if (codec->type != AVMEDIA_TYPE_VIDEO)
+            fail("output '{}': '{}' is not a video encoder", out_, cname);
+        if (avformat_query_codec(ofmt, codec->id, FF_COMPLIANCE_NORMAL) == 0)
+            fail("output '{}': a {} file cannot hold {} video", out_,
+                 lower(fs::path(out_).extension().string()), avcodec_get_name(codec->id));
+
+        AVPixelFormat pf = choose_pix_fmt(codec, g, out_);
+        enc_.reset(avcodec_alloc_context3(codec));
+        if (!enc_) throw std::bad_alloc();
+        AVRational fps = av_d2q(o.fps > 0 && std::isfinite(o.fps) ? o.fps : 25.0, 1000000);
+        if (fps.num <= 0 || fps.den <= 0) fps = AVRational{25, 1};
+        // A fine time base on the frame grid (<= 65535 for the old MPEG encoders).
+        AVRational tb{};
+        av_reduce(&tb.num, &tb.den, fps.den, int64_t{fps.num} * std::max(1, 65535 / fps.num),
+                  INT32_MAX);
+        enc_->width = static_cast<int>(g.width);
+        enc_->height = static_cast<int>(g.height);
+        enc_->pix_fmt = pf;
+        enc_->time_base = tb;
+        enc_->framerate = fps;
+        enc_->sample_aspect_ratio = AVRational{std::max(1, o.sar_num), std::max(1, o.sar_den)};
+        enc_->thread_count = 0;
+        set_colour_tags(pf);
+        if (ofmt->flags & AVFMT_GLOBALHEADER) enc_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+
+        // Encoder options: the codec context's first, then the encoder's own.
+        for (const auto& [given_key, value] : o.encoder_options) {
+            // ffmpeg's command-line spelling of the context's pixel_format option.
+            const std::string key = given_key == "pix_fmt" ? "pixel_format" : given_key;
+            int r = av_opt_set(enc_.get(), key.c_str(), value.c_str(), 0);
+            if (r == err_option_not_found() && codec->priv_class && enc_->priv_data)
+                r = av_opt_set(enc_->priv_data, key.c_str(), value.c_str(), 0);
+            if (r == err_option_not_found())
+                fail("output '{}': encoder option '{}' is not accepted by {}", out_, key,
+                     codec->name);
+            if (r < 0)
+                fail("output '{}': invalid value '{}' for encoder option '{}' of {} ({})", out_,
+                     value, key, codec->name, error_text(r));
+        }
+        // The options may have picked another pixel format: follow it (and its default tags,
+        // unless the options set those too).
+        if (enc_->pix_fmt != pf) {
+            pf = enc_->pix_fmt;
+            const bool tags_given =
+                std::any_of(o.encoder_options.begin(), o.encoder_options.end(), [](const auto& kv) {
+                    return kv.first == "colorspace" || kv.first == "color_range";
+                });
+            if (!tags_given) set_colour_tags(pf);
+        }
+        int r = avcodec_open2(enc_.get(), codec, nullptr);
+        if (r < 0) {
+            std::string given;
+            for (const auto& [key, value] : o.encoder_options)
+                given += (given.empty() ? "" : " ") + key + "=" + value;
+            fail("output '{}': cannot open the {} encoder for {}x{} {} ({}){}", out_, codec->name,
+                 g.width, g.height, av_get_pix_fmt_name(pf), error_text(r),
+                 given.empty() ? "" : "; check the encoder options: " + given);
+        }
+
+        // RGBA -> the encoder's format: full-range RGB to the matrix and range it is tagged with.
+        const AVPixelFormat src =
+            g.format == WorkFormat::rgba8 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGBA64;
+        sws_.reset(sws_getContext(enc_->width, enc_->height, src, enc_->width, enc_->height, pf,
+                                  SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nullptr,
+                                  nullptr, nullptr));
+        if (!sws_) fail("output '{}': cannot convert RGBA to {}", out_, av_get_pix_fmt_name(pf));
+        const AVPixFmtDescriptor* pd = av_pix_fmt_desc_get(pf);
+        if (pd && !(pd->flags & AV_PIX_FMT_FLAG_RGB) && enc_->colorspace != AVCOL_SPC_RGB) {
+            int cs = SWS_CS_ITU709;
+            switch (enc_->colorspace) {
+                case AVCOL_SPC_BT470BG:
+                case AVCOL_SPC_SMPTE170M:
+                case AVCOL_SPC_FCC:
+                    cs = SWS_CS_ITU601;
+                    break;
+                case AVCOL_SPC_BT2020_NCL:
+                case AVCOL_SPC_BT2020_CL:
+                    cs = SWS_CS_BT2020;
+                    break;
+                default:
+                    break;
+            }
+            const int full = enc_->color_range == AVCOL_RANGE_JPEG ? 1 : 0;
+            sws_setColorspaceDetails(sws_.get(), sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     sws_getCoefficients(cs), full, 0, 1 << 16, 1 << 16);
+        }
+        frame_.reset(av_frame_alloc());
+        pkt_.reset(av_packet_alloc());
+        if (!frame_ || !pkt_) throw std::bad_alloc();
+        frame_->format = pf;
+        frame_->width = enc_->width;
+        frame_->height = enc_->height;
+        frame_->sample_aspect_ratio = enc_->sample_aspect_ratio;
+        frame_->colorspace = enc_->colorspace;
+        frame_->color_range = enc_->color_range;
+        if (av_frame_get_buffer(frame_.get(), 0) < 0) throw std::bad_alloc();
+
+        // The container, under its temporary name.
+        tmp_ = temp_path_for(fs::path(out_));
+        AVFormatContext* oc = nullptr;
+        r = avformat_alloc_output_context2(&oc, ofmt, nullptr, tmp_.c_str());
+        if (r < 0 || !oc)
+            fail("output '{}': cannot create the {} muxer ({})", out_, ofmt->name, error_text(r));
+        oc_.reset(oc);
+        stream_ = avformat_new_stream(oc_.get(), nullptr);
+        if (!stream_) throw std::bad_alloc();
+        r = avcodec_parameters_from_context(stream_->codecpar, enc_.get());
+        if (r < 0) fail("output '{}': {}", out_, error_text(r));
+        stream_->time_base = enc_->time_base;
+        stream_->avg_frame_rate = fps;
+        stream_->sample_aspect_ratio = enc_->sample_aspect_ratio;
+        r = avio_open(&oc_->pb, tmp_.c_str(), AVIO_FLAG_WRITE);
+        if (r < 0) fail("cannot write '{}': {}", out_, error_text(r));
+        created_ = true;
+        AVDictionary* mux_opts = nullptr;
+        if (std::strstr(ofmt->name, "mp4") || std::strstr(ofmt->name, "mov"))
+            av_dict_set(&mux_opts, "movflags", "+faststart", 0);
+        r = avformat_write_header(oc_.get(), &mux_opts);
+        av_dict_free(&mux_opts);
+        if (r < 0)
+            fail("output '{}': cannot write the {} header ({})", out_, ofmt->name, error_text(r));
+        describe_ = fmt::format("{} ({}) in {}", avcodec_get_name(codec->id), codec->name, out_);
+        spdlog::debug("output '{}': {} {}x{} {}, time base {}/{}", out_, codec->name, g.width,
+                      g.height, av_get_pix_fmt_name(pf), tb.num, tb.den);
+    }
+
+    ~VideoSink() override {
+        if (published_) return;
+        oc_.reset();  // closes the file
+        if (created_) remove_quietly(tmp_);
+    }
+
+    void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double time_s) override {
+        check_geometry(geometry_, g, out_);
+        if (finished_) fail("output '{}': write after finish", out_);
+        int r = av_frame_make_writable(frame_.get());
+        if (r < 0) throw std::bad_alloc();
+        const uint8_t* src[4] = {rgba, nullptr, nullptr, nullptr};
+        const int src_stride[4] = {static_cast<int>(g.pitch), 0, 0, 0};
+        sws_scale(sws_.get(), src, src_stride, 0, static_cast<int>(g.height), frame_->data,
+                  frame_->linesize);
+        if (frames_ == 0) first_time_ = time_s;
+        int64_t pts = std::llround((time_s - first_time_) / av_q2d(enc_->time_base));
+        if (frames_ > 0 && pts <= last_pts_) pts = last_pts_ + 1;
+        last_pts_ = pts;
+        frame_->pts = pts;
+        r = avcodec_send_frame(enc_.get(), frame_.get());
+        if (r < 0) fail("output '{}': encoding failed ({})", out_, error_text(r));
+        drain();
+        ++frames_;
+    }
+
+    void finish() override {
+        if (published_) return;
+        if (frames_ == 0) fail("output '{}': no frame was written", out_);
+        if (!finished_) {
+            finished_ = true;
+            const int r = avcodec_send_frame(enc_.get(), nullptr);
+            if (r < 0 && r != err_eof())
+                fail("output '{}': encoding failed ({})", out_, error_text(r));
+            drain();
+            const int t = av_write_trailer(oc_.get());
+            if (t < 0) fail("cannot write '{}': {}", out_, error_text(t));
+            const int c = avio_closep(&oc_->pb);
+            if (c < 0) fail("cannot write '{}': {}", out_, error_text(c));
+        }
+        publish(tmp_, fs::path(out_), out_);
+        published_ = true;
+    }
+
+    std::string describe() const override { return describe_; }
+    int64_t frames_written() const override { return frames_; }
+
+private:
+    // Default tags for a pixel format: RGB, JPEG (BT.601 full) or BT.709 limited.
+    void set_colour_tags(AVPixelFormat pf) {
+        const AVPixFmtDescriptor* pd = av_pix_fmt_desc_get(pf);
+        if (pd && (pd->flags & AV_PIX_FMT_FLAG_RGB)) {
+            enc_->colorspace = AVCOL_SPC_RGB;
+            enc_->color_range = AVCOL_RANGE_JPEG;
+        } else if (pf == AV_PIX_FMT_YUVJ420P || pf == AV_PIX_FMT_YUVJ422P ||
+                   pf == AV_PIX_FMT_YUVJ444P) {
+            enc_->colorspace = AVCOL_SPC_BT470BG;
+            enc_->color_range = AVCOL_RANGE_JPEG;
+        } else {
+            enc_->colorspace = AVCOL_SPC_BT709;
+            enc_->color_range = AVCOL_RANGE_MPEG;
+        }
+    }
+
+    void drain() {
+        for (;;) {
+            int r = avcodec_receive_packet(enc_.get(), pkt_.get());
+            if (r == err_posix(EAGAIN) || r == err_eof()) return;
+            if (r < 0) fail("output '{}': encoding failed ({})", out_, error_text(r));
+            av_packet_rescale_ts(pkt_.get(), enc_->time_base, stream_->time_base);
+            pkt_->stream_index = stream_->index;
+            r = av_interleaved_write_frame(oc_.get(), pkt_.get());
+            if (r < 0) fail("cannot write '{}': {}", out_, error_text(r));
+        }
+    }
+
+    std::string out_;
+    FrameGeometry geometry_;
+    std::string describe_;
+    CodecPtr enc_;
+    SwsPtr sws_;
+    FramePtr frame_;
+    PacketPtr pkt_;
+    OutputPtr oc_;
+    AVStream* stream_ = nullptr;
+    fs::path tmp_;
+    bool created_ = false;
+    bool finished_ = false;
+    bool published_ = false;
+    int64_t frames_ = 0;
+    int64_t last_pts_ = 0;
+    double first_time_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> Sink::open(const SinkOptions& opts, const FrameGeometry& first_frame) {
+    if (opts.path == "null") return std::make_unique<NullSink>();
+    if (opts.path.empty()) fail("no output given");
+    if (first_frame.width == 0 || first_frame.height == 0)
+        fail("output '{}': the frames have no size", opts.path);
+    const fs::path p(opts.path);
+    const std::string ext = lower(p.extension().string());
+    const std::string file = p.filename().string();
+    if (ext == ".png") {
+        if (std::optional<NumberPattern> pat = find_number_pattern(file))
+            return std::make_unique<PngSequenceSink>(opts, first_frame, *pat);
+        return std::make_unique<PngImageSink>(opts, first_frame);
+    }
+    if (ext == ".mp4" || ext == ".mkv" || ext == ".mov") {
+        if (find_number_pattern(file))
+            fail("output '{}': a numbered name (%d) only makes sense for .png sequences",
+                 opts.path);
+        return std::make_unique<VideoSink>(opts, first_frame);
+    }
+    fail(
+        "output '{}': unsupported kind of output{}; use null, NAME.png (one frame), "
+        "NAME_%04d.png (numbered frames), NAME.mp4, NAME.mkv or NAME.mov",
+        opts.path, ext.empty() ? "" : " '" + ext + "'");
+}
+
+}  // namespace vfx

@@ -1,0 +1,59 @@
+#pragma once
+// The output side of `vfx process`: working-format frames (engine/core/format.hpp) go to
+//  - `null`                      discarded (timing runs)
+//  - NAME.png                    exactly one frame (libavcodec's png encoder)
+//  - NAME_%04d.png               one PNG per frame, numbered from 1 (any printf %0Nd)
+//  - NAME.mp4 / .mkv / .mov      encoded, H.264 (libx264) unless `codec` names another encoder
+// Outputs are written under hidden temporary names in the output's folder and renamed onto
+// their final names by finish(); a sink destroyed without finish() removes its temporaries, so
+// a failed run never leaves a partial output behind.
+//
+// Errors the user can cause (bad name, folder, codec, option, a second frame into one PNG)
+// throw vfx::Error with one line naming the output.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/format.hpp"
+
+namespace vfx {
+
+struct SinkOptions {
+    std::string path;   // "null", NAME.png, NAME_%04d.png, NAME.mp4/.mkv/.mov
+    std::string codec;  // video encoder by name (libx264, libx265, libvpx-vp9, or a codec
+                        // name such as "hevc"); "" = libx264
+    std::vector<std::pair<std::string, std::string>> encoder_options;  // av_opt_set, ctx then priv
+    double fps = 25;               // nominal frame rate written to the container
+    int sar_num = 1, sar_den = 1;  // sample aspect ratio written to the output
+};
+
+class Sink {
+public:
+    // Validates everything it can before any frame is processed: the kind of output, the codec,
+    // the encoder options, that the output's folder exists and is writable. Throws vfx::Error
+    // (one line naming the output).
+    static std::unique_ptr<Sink> open(const SinkOptions& opts, const FrameGeometry& first_frame);
+
+    // rgba: the working-format frame (RGBA8 or RGBA16 native-endian, rows `pitch` bytes apart).
+    // `g` must match the first frame's width, height and format. `time_s` sets the timestamp
+    // (video outputs; counted from the first frame written).
+    virtual void write(const uint8_t* rgba, const FrameGeometry& g, int64_t index,
+                       double time_s) = 0;
+
+    // Flushes and publishes the output atomically (renames the temporaries onto their final
+    // names). Throws vfx::Error if nothing was written to a file output.
+    virtual void finish() = 0;
+
+    // Without finish(): removes every temporary, leaves no partial output file.
+    virtual ~Sink();
+
+    // e.g. "h264 (libx264) in out.mp4", "PNG frames out_%04d.png".
+    virtual std::string describe() const = 0;
+
+    // Frames written so far.
+    virtual int64_t frames_written() const = 0;
+};
+
+}  // namespace vfx

@@ -1,0 +1,599 @@
+// engine/encode: every kind of output round-trips through engine/decode, errors are caught at
+// open(), and nothing partial is ever left behind.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+}
+
+#include "core/error.hpp"
+#include "decode/source.hpp"
+#include "encode/sink.hpp"
+#include "support/convert_ref.hpp"
+#include "support/media.hpp"
+
+namespace fs = std::filesystem;
+using namespace vfx;
+using vfx::test::reference_convert;
+using vfx::test::RefImage;
+
+namespace {
+
+// A folder of its own for the running test (tests may run in parallel under ctest -j).
+std::string test_dir() {
+    const auto* t = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(t->test_suite_name()) + "." + t->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    const fs::path d = fs::path(VFX_TEST_MEDIA) / ".." / "scratch" / "encode" / name;
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return fs::canonical(d).string();
+}
+
+// Every entry of a folder, hidden ones included, sorted.
+std::vector<std::string> listing(const std::string& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+using Names = std::vector<std::string>;
+
+void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
+    try {
+        fn();
+        ADD_FAILURE() << "no vfx::Error thrown";
+    } catch (const vfx::Error& e) {
+        const std::string msg = e.what();
+        std::printf("vfx::Error: %s\n", msg.c_str());
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+        for (const auto& p : parts)
+            EXPECT_NE(msg.find(p), std::string::npos) << msg << " / " << p;
+    }
+}
+
+std::vector<HostFrame> decode_all(const std::string& path) {
+    SourceOptions o;
+    o.input = path;
+    auto src = Source::open(o);
+    std::vector<HostFrame> frames;
+    while (auto f = src->next())
+        frames.push_back(std::move(*f));
+    return frames;
+}
+
+// A working-format frame in a linear buffer with the engine's pitch.
+struct Image {
+    FrameGeometry g;
+    std::vector<uint8_t> bytes;
+
+    Image(uint32_t w, uint32_t h, WorkFormat f)
+        : g(make_geometry(w, h, f)), bytes(g.size_bytes()) {}
+
+    void set(uint32_t x, uint32_t y, int c, uint32_t v) {
+        uint8_t* p = bytes.data() + y * g.pitch + x * bytes_per_pixel(g.format);
+        if (g.format == WorkFormat::rgba8) {
+            p[c] = static_cast<uint8_t>(v);
+        } else {
+            const auto v16 = static_cast<uint16_t>(v);
+            std::memcpy(p + 2 * c, &v16, 2);
+        }
+    }
+    uint32_t get(uint32_t x, uint32_t y, int c) const {
+        const uint8_t* p = bytes.data() + y * g.pitch + x * bytes_per_pixel(g.format);
+        if (g.format == WorkFormat::rgba8) return p[c];
+        uint16_t v = 0;
+        std::memcpy(&v, p + 2 * c, 2);
+        return v;
+    }
+    uint32_t max() const { return g.format == WorkFormat::rgba8 ? 255 : 65535; }
+};
+
+// Every code value different: exercises all bits, for lossless outputs.
+Image detailed(uint32_t w, uint32_t h, WorkFormat f, uint32_t seed) {
+    Image img(w, h, f);
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t base = x * 1031 + y * 7919 + seed * 104729;
+            for (int c = 0; c < 3; ++c)
+                img.set(x, y, c,
+                        (base * static_cast<uint32_t>(2 * c + 3) + seed) % (img.max() + 1));
+            img.set(x, y, 3, img.max());
+        }
+    return img;
+}
+
+struct Rgb8 {
+    int r, g, b;
+};
+constexpr Rgb8 kQuads[4] = {{192, 64, 32}, {32, 160, 96}, {48, 80, 192}, {176, 176, 176}};
+
+// Four flat quadrants and a small grey block that moves along the middle with `frame`, for
+// lossy outputs.
+Image quads(uint32_t w, uint32_t h, WorkFormat f, int frame) {
+    Image img(w, h, f);
+    const uint32_t scale = f == WorkFormat::rgba8 ? 1 : 257;
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+            const Rgb8& q = kQuads[(y >= h / 2 ? 2 : 0) + (x >= w / 2 ? 1 : 0)];
+            const bool block = x >= static_cast<uint32_t>(4 + frame * 2) &&
+                               x < static_cast<uint32_t>(12 + frame * 2) && y + 4 >= h / 2 &&
+                               y < h / 2 + 4;
+            img.set(x, y, 0, static_cast<uint32_t>(block ? 128 : q.r) * scale);
+            img.set(x, y, 1, static_cast<uint32_t>(block ? 128 : q.g) * scale);
+            img.set(x, y, 2, static_cast<uint32_t>(block ? 128 : q.b) * scale);
+            img.set(x, y, 3, img.max());
+        }
+    return img;
+}
+
+void expect_exact(const HostFrame& f, const Image& want) {
+    const RefImage got = reference_convert(f);
+    ASSERT_EQ(got.width, static_cast<int>(want.g.width));
+    ASSERT_EQ(got.height, static_cast<int>(want.g.height));
+    ASSERT_EQ(got.format, want.g.format);
+    for (uint32_t y = 0; y < want.g.height; ++y)
+        for (uint32_t x = 0; x < want.g.width; ++x)
+            for (int c = 0; c < 4; ++c)
+                ASSERT_EQ(got.at(static_cast<int>(x), static_cast<int>(y), c), want.get(x, y, c))
+                    << x << "," << y << " channel " << c;
+}
+
+// Lossy: the centre of each flat quadrant within `tol` of 255, and a small mean error overall.
+void expect_close(const HostFrame& f, const Image& want, double tol = 6, double mean_tol = 4) {
+    const RefImage got = reference_convert(f);
+    ASSERT_EQ(got.width, static_cast<int>(want.g.width));
+    ASSERT_EQ(got.height, static_cast<int>(want.g.height));
+    ASSERT_EQ(got.format, want.g.format);
+    const double scale = want.g.format == WorkFormat::rgba8 ? 1.0 : 257.0;
+    const uint32_t w = want.g.width, h = want.g.height;
+    const uint32_t xs[2] = {w / 4, w * 3 / 4}, ys[2] = {h / 4, h * 3 / 4};
+    for (uint32_t y : ys)
+        for (uint32_t x : xs)
+            for (int c = 0; c < 3; ++c)
+                EXPECT_NEAR(got.at(static_cast<int>(x), static_cast<int>(y), c) / scale,
+                            want.get(x, y, c) / scale, tol)
+                    << x << "," << y << " channel " << c;
+    double sum = 0;
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x)
+            for (int c = 0; c < 3; ++c)
+                sum += std::abs(got.at(static_cast<int>(x), static_cast<int>(y), c) / scale -
+                                want.get(x, y, c) / scale);
+    EXPECT_LT(sum / (w * h * 3.0), mean_tol);
+}
+
+SinkOptions out(const std::string& path) {
+    SinkOptions o;
+    o.path = path;
+    return o;
+}
+
+bool encoder_takes(const char* name, AVPixelFormat pf) {
+    const AVCodec* c = avcodec_find_encoder_by_name(name);
+    if (!c || !c->pix_fmts) return false;
+    for (const AVPixelFormat* p = c->pix_fmts; *p != AV_PIX_FMT_NONE; ++p)
+        if (*p == pf) return true;
+    return false;
+}
+
+// --- null ----------------------------------------------------------------------------------------
+
+TEST(SinkNull, Discards) {
+    const Image img = detailed(64, 48, WorkFormat::rgba8, 1);
+    auto sink = Sink::open(out("null"), img.g);
+    EXPECT_EQ(sink->describe(), "null (frames discarded)");
+    for (int i = 0; i < 3; ++i)
+        sink->write(img.bytes.data(), img.g, i, i / 25.0);
+    sink->finish();
+    EXPECT_EQ(sink->frames_written(), 3);
+}
+
+// --- PNG -----------------------------------------------------------------------------------------
+
+TEST(SinkPng, OneFrameRoundTripsExactly8Bit) {
+    const std::string dir = test_dir();
+    const std::string path = dir + "/out.png";
+    const Image img = detailed(64, 48, WorkFormat::rgba8, 7);
+    auto sink = Sink::open(out(path), img.g);
+    EXPECT_EQ(sink->describe(), "PNG image " + path);
+    sink->write(img.bytes.data(), img.g, 0, 0.0);
+    EXPECT_FALSE(fs::exists(path));  // published by finish() only
+    sink->finish();
+    sink.reset();
+    EXPECT_EQ(listing(dir), (Names{"out.png"}));
+    auto frames = decode_all(path);
+    ASSERT_EQ(frames.size(), 1u);
+    EXPECT_EQ(frames[0].pixel_format, "rgba");
+    EXPECT_FALSE(frames[0].swscale_fallback);
+    expect_exact(frames[0], img);
+}
+
+TEST(SinkPng, OneFrameRoundTripsExactly16Bit) {
+    const std::string dir = test_dir();
+    const std::string path = dir + "/deep.png";
+    const Image img = detailed(64, 48, WorkFormat::rgba16, 3);
+    auto sink = Sink::open(out(path), img.g);
+    sink->write(img.bytes.data(), img.g, 0, 0.0);
+    sink->finish();
+    auto frames = decode_all(path);
+    ASSERT_EQ(frames.size(), 1u);
+    EXPECT_EQ(frames[0].pixel_format, "rgba64be");
+    EXPECT_EQ(frames[0].format.work_format(), WorkFormat::rgba16);
+    expect_exact(frames[0], img);
+}
+
+TEST(SinkPng, SecondFrameIntoOnePngThrowsAndLeavesNothing) {
+    const std::string dir = test_dir();
+    const std::string path = dir + "/single.png";
+    const Image img = detailed(64, 48, WorkFormat::rgba8, 1);
+    auto sink = Sink::open(out(path), img.g);
+    sink->write(img.bytes.data(), img.g, 0, 0.0);
+    expect_error([&] { sink->write(img.bytes.data(), img.g, 1, 0.04); },
+                 {"'" + path + "'", "holds one frame", "%04d", "--frames 1"});
+    EXPECT_EQ(listing(dir), Names{});
+    sink.reset();
+    EXPECT_EQ(listing(dir), Names{});
+}
+
+TEST(SinkPng, NumberedSequence) {
+    const std::string dir = test_dir();
+    const std::string pattern = dir + "/frame_%04d.png";
+    std::vector<Image> imgs;
+    for (uint32_t i = 0; i < 3; ++i)
+        imgs.push_back(detailed(64, 48, WorkFormat::rgba8, 10 + i));
+    auto sink = Sink::open(out(pattern), imgs[0].g);
+    EXPECT_EQ(sink->describe(), "PNG frames " + pattern);
+    for (size_t i = 0; i < imgs.size(); ++i)
+        sink->write(imgs[i].bytes.data(), imgs[i].g, static_cast<int64_t>(i),
+                    static_cast<double>(i) / 25.0);
+    // Nothing under a final name before finish().
+    for (const auto& n : listing(dir))
+        EXPECT_EQ(n[0], '.') << n;
+    sink->finish();
+    sink.reset();
+    EXPECT_EQ(listing(dir), (Names{"frame_0001.png", "frame_0002.png", "frame_0003.png"}));
+    for (size_t i = 0; i < imgs.size(); ++i) {
+        auto frames = decode_all(dir + "/frame_000" + std::to_string(i + 1) + ".png");
+        ASSERT_EQ(frames.size(), 1u);
+        expect_exact(frames[0], imgs[i]);
+    }
+}
+
+TEST(SinkPng, OtherNumberWidths) {
+    const std::string dir = test_dir();
+    const Image img = detailed(64, 48, WorkFormat::rgba8, 1);
+    for (const char* pat : {"/a_%d.png", "/b_%02d.png", "/c_%6d.png"}) {
+        auto sink = Sink::open(out(dir + pat), img.g);
+        for (int i = 0; i < 2; ++i)
+            sink->write(img.bytes.data(), img.g, i, i / 25.0);
+        sink->finish();
+    }
+    EXPECT_EQ(listing(dir), (Names{"a_1.png", "a_2.png", "b_01.png", "b_02.png", "c_000001.png",
+                                   "c_000002.png"}));
+}
+
+TEST(SinkPng, SampleAspectRatioWritten) {
+    const std::string dir = test_dir();
+    const Image img = detailed(64, 48, WorkFormat::rgba8, 1);
+    SinkOptions o = out(dir + "/sar.png");
+    o.sar_num = 4;
+    o.sar_den = 3;
+    auto sink = Sink::open(o, img.g);
+    sink->write(img.bytes.data(), img.g, 0, 0);
+    sink->finish();
+    auto frames = decode_all(dir + "/sar.png");
+    ASSERT_EQ(frames.size(), 1u);
+    EXPECT_EQ(frames[0].sar_num * 3, frames[0].sar_den * 4);
+}
+
+// --- encoded video -------------------------------------------------------------------------------
+
+class SinkVideo : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SinkVideo, H264RoundTrip) {
+    const std::string dir = test_dir();
+    const std::string path = dir + "/clip." + GetParam();
+    const int n = 10;
+    std::vector<Image> imgs;
+    for (int i = 0; i < n; ++i)
+        imgs.push_back(quads(160, 120, WorkFormat::rgba8, i));
+    SinkOptions o = out(path);
+    o.fps = 25;
+    auto sink = Sink::open(o, imgs[0].g);
+    EXPECT_EQ(sink->describe(), "h264 (libx264) in " + path);
+    for (int i = 0; i < n; ++i)
+        sink->write(imgs[i].bytes.data(), imgs[i].g, i, i / 25.0);
+    EXPECT_FALSE(fs::exists(path));
+    sink->finish();
+    EXPECT_EQ(sink->frames_written(), n);
+    sink.reset();
+    EXPECT_EQ(listing(dir), Names{"clip." + GetParam()});
+
+    SourceOptions so;
+    so.input = path;
+    auto src = Source::open(so);
+    EXPECT_EQ(src->info().codec, "h264");
+    EXPECT_NEAR(src->info().fps, 25.0, 0.01);
+    std::vector<HostFrame> frames;
+    while (auto f = src->next())
+        frames.push_back(std::move(*f));
+    ASSERT_EQ(static_cast<int>(frames.size()), n);
+    for (int i = 0; i < n; ++i) {
+        SCOPED_TRACE("frame " + std::to_string(i));
+        EXPECT_EQ(frames[i].pixel_format, "yuv420p");
+        EXPECT_EQ(frames[i].color.matrix, Matrix::bt709);
+        EXPECT_TRUE(frames[i].color.matrix_tagged);
+        EXPECT_EQ(frames[i].color.range, Range::limited);
+        EXPECT_NEAR(frames[i].time_s, i / 25.0, 0.002);
+        EXPECT_EQ(frames[i].sar_num, 1);
+        EXPECT_EQ(frames[i].sar_den, 1);
+        expect_close(frames[i], imgs[i]);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Containers, SinkVideo, ::testing::Values("mp4", "mkv", "mov"));
+
+TEST(SinkVideoOptions, SixteenBitFramesUseTenBitEncoding) {
+    if (!encoder_takes("libx264", AV_PIX_FMT_YUV420P10LE))
+        GTEST_SKIP() << "this libx264 has no 10-bit support";
+    const std::string dir = test_dir();
+    const std::string path = dir + "/deep.mkv";
+    const Image img = quads(160, 120, WorkFormat::rgba16, 0);
+    auto sink = Sink::open(out(path), img.g);
+    for (int i = 0; i < 3; ++i)
+        sink->write(img.bytes.data(), img.g, i, i / 25.0);
+    sink->finish();
+    auto frames = decode_all(path);
+    ASSERT_EQ(frames.size(), 3u);
+    EXPECT_EQ(frames[0].pixel_format, "yuv420p10le");
+    EXPECT_EQ(frames[0].format.work_format(), WorkFormat::rgba16);
+    expect_close(frames[2], img);
+}
+
+TEST(SinkVideoOptions, OtherEncodersByEncoderOrCodecName) {
+    const std::string dir = test_dir();
+    const Image img = quads(160, 120, WorkFormat::rgba8, 0);
+    struct Case {
+        std::string codec, file, describe, decoded;
+    };
+    const Case cases[] = {
+        {"libvpx-vp9", "vp9.mkv", "vp9 (libvpx-vp9) in ", "vp9"},
+        {"hevc", "hevc.mp4", "hevc (libx265) in ", "hevc"},
+    };
+    for (const Case& c : cases) {
+        SinkOptions o = out(dir + "/" + c.file);
+        o.codec = c.codec;
+        if (c.codec == "libvpx-vp9")
+            o.encoder_options = {{"deadline", "realtime"}, {"cpu-used", "8"}};
+        if (c.codec == "hevc")
+            o.encoder_options = {{"preset", "ultrafast"}, {"x265-params", "log-level=error"}};
+        auto sink = Sink::open(o, img.g);
+        EXPECT_EQ(sink->describe(), c.describe + o.path);
+        for (int i = 0; i < 3; ++i)
+            sink->write(img.bytes.data(), img.g, i, i / 25.0);
+        sink->finish();
+        SourceOptions so;
+        so.input = o.path;
+        auto src = Source::open(so);
+        EXPECT_EQ(src->info().codec.find(c.decoded) != std::string::npos, true)
+            << src->info().codec;
+        int n = 0;
+        while (auto f = src->next()) {
+            expect_close(*f, img);
+            ++n;
+        }
+        EXPECT_EQ(n, 3);
+    }
+}
+
+TEST(SinkVideoOptions, EncoderOptionsOnContextAndPrivate) {
+    const std::string dir = test_dir();
+    const Image img = quads(160, 120, WorkFormat::rgba8, 0);
+    SinkOptions o = out(dir + "/opts.mp4");
+    // g (GOP) is an AVCodecContext option, crf and preset are libx264's own.
+    o.encoder_options = {{"g", "1"}, {"crf", "4"}, {"preset", "veryfast"}};
+    auto sink = Sink::open(o, img.g);
+    for (int i = 0; i < 3; ++i)
+        sink->write(img.bytes.data(), img.g, i, i / 25.0);
+    sink->finish();
+    auto frames = decode_all(o.path);
+    ASSERT_EQ(frames.size(), 3u);
+    for (const auto& f : frames) {
+        EXPECT_TRUE(f.av->key_frame) << "g=1 makes every frame a key frame";
+        expect_close(f, img, 4, 2);  // crf 4: nearly lossless
+    }
+}
+
+TEST(SinkVideoOptions, PixelFormatAndColourTagsFromOptionsAreFollowed) {
+    const std::string dir = test_dir();
+    const Image img = quads(160, 120, WorkFormat::rgba8, 0);
+    SinkOptions o = out(dir + "/tags.mkv");
+    o.encoder_options = {{"pix_fmt", "yuv444p"}, {"colorspace", "bt470bg"}, {"crf", "10"}};
+    auto sink = Sink::open(o, img.g);
+    for (int i = 0; i < 2; ++i)
+        sink->write(img.bytes.data(), img.g, i, i / 25.0);
+    sink->finish();
+    auto frames = decode_all(o.path);
+    ASSERT_EQ(frames.size(), 2u);
+    EXPECT_EQ(frames[0].pixel_format, "yuv444p");
+    EXPECT_EQ(frames[0].color.matrix, Matrix::bt601);
+    EXPECT_TRUE(frames[0].color.matrix_tagged);
+    EXPECT_EQ(frames[0].color.range, Range::limited);
+    expect_close(frames[1], img);  // converted with the matrix it is tagged with
+}
+
+TEST(SinkVideoOptions, OddSizeAndSampleAspectRatio) {
+    const std::string dir = test_dir();
+    const Image img = quads(65, 49, WorkFormat::rgba8, 0);
+    SinkOptions o = out(dir + "/odd.mp4");
+    o.sar_num = 4;
+    o.sar_den = 3;
+    auto sink = Sink::open(o, img.g);
+    for (int i = 0; i < 2; ++i)
+        sink->write(img.bytes.data(), img.g, i, i / 25.0);
+    sink->finish();
+    auto frames = decode_all(o.path);
+    ASSERT_EQ(frames.size(), 2u);
+    EXPECT_EQ(frames[0].width, 65);
+    EXPECT_EQ(frames[0].height, 49);
+    EXPECT_EQ(frames[0].pixel_format, "yuv444p");  // 4:2:0 cannot hold an odd size
+    EXPECT_EQ(frames[0].sar_num, 4);
+    EXPECT_EQ(frames[0].sar_den, 3);
+    expect_close(frames[1], img);
+}
+
+TEST(SinkVideoOptions, TimestampsFollowTimeNotIndex) {
+    const std::string dir = test_dir();
+    const Image img = quads(96, 64, WorkFormat::rgba8, 0);
+    SinkOptions o = out(dir + "/vfr.mkv");
+    auto sink = Sink::open(o, img.g);
+    const double times[] = {10.0, 10.04, 10.2, 10.24};  // from a source that starts at 10 s
+    for (int i = 0; i < 4; ++i)
+        sink->write(img.bytes.data(), img.g, i, times[i]);
+    sink->finish();
+    auto frames = decode_all(o.path);
+    ASSERT_EQ(frames.size(), 4u);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_NEAR(frames[i].time_s, times[i] - 10.0, 0.002) << i;
+}
+
+// --- errors and atomicity ------------------------------------------------------------------------
+
+TEST(SinkErrors, CaughtAtOpenAndLeaveNothing) {
+    const std::string dir = test_dir();
+    const Image img = quads(64, 48, WorkFormat::rgba8, 0);
+    auto open = [&](SinkOptions o) { return [o, &img] { Sink::open(o, img.g); }; };
+
+    expect_error(open(out(dir + "/out.avi")),
+                 {dir + "/out.avi", ".mp4", ".mkv", ".mov", ".png", "%04d", "null"});
+    expect_error(open(out(dir + "/noext")), {dir + "/noext", ".mp4"});
+    expect_error(open(out(dir + "/missing/out.mp4")), {dir + "/missing/out.mp4", "does not exist"});
+    expect_error(open(out(dir + "/missing/out_%04d.png")),
+                 {"missing/out_%04d.png", "does not exist"});
+    expect_error(open(out(dir + "/missing/out.png")), {"missing/out.png", "does not exist"});
+
+    SinkOptions bad_codec = out(dir + "/out.mp4");
+    bad_codec.codec = "nosuchcodec";
+    expect_error(open(bad_codec), {dir + "/out.mp4", "'nosuchcodec'"});
+
+    SinkOptions audio_codec = out(dir + "/out.mp4");
+    audio_codec.codec = "aac";
+    expect_error(open(audio_codec), {dir + "/out.mp4", "'aac' is not a video encoder"});
+
+    SinkOptions wrong_container = out(dir + "/out.mp4");
+    wrong_container.codec = "ffv1";
+    expect_error(open(wrong_container), {dir + "/out.mp4", "ffv1"});
+
+    SinkOptions bad_opt = out(dir + "/out.mkv");
+    bad_opt.encoder_options = {{"crf", "20"}, {"bogus_opt", "1"}};
+    expect_error(open(bad_opt), {dir + "/out.mkv", "'bogus_opt'", "libx264"});
+
+    SinkOptions bad_value = out(dir + "/out.mkv");
+    bad_value.encoder_options = {{"crf", "lots"}};
+    expect_error(open(bad_value), {dir + "/out.mkv", "'crf'", "'lots'"});
+
+    SinkOptions bad_preset = out(dir + "/out.mov");
+    bad_preset.encoder_options = {{"preset", "warp9"}};
+    expect_error(open(bad_preset), {dir + "/out.mov", "libx264", "preset=warp9"});
+
+    fs::create_directories(dir + "/adir.mp4");
+    expect_error(open(out(dir + "/adir.mp4")), {dir + "/adir.mp4", "folder"});
+    fs::remove(dir + "/adir.mp4");
+
+    EXPECT_EQ(listing(dir), Names{});
+}
+
+TEST(SinkErrors, UnwritableFolder) {
+    const std::string dir = test_dir();
+    const Image img = quads(64, 48, WorkFormat::rgba8, 0);
+    const std::string ro = dir + "/readonly";
+    fs::create_directories(ro);
+    ::chmod(ro.c_str(), 0555);
+    std::string target = ro;
+    // root ignores permission bits: fall back to a folder no one may create files in.
+    const std::string probe = ro + "/probe";
+    if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
+        std::fclose(f);
+        fs::remove(probe);
+        target = "/sys";
+        const std::string sys_probe = "/sys/vfx-probe";
+        if (std::FILE* g = std::fopen(sys_probe.c_str(), "w")) {
+            std::fclose(g);
+            fs::remove(sys_probe);
+            ::chmod(ro.c_str(), 0755);
+            GTEST_SKIP() << "running with rights to write everywhere, even /sys";
+        }
+    }
+    for (const char* name : {"/out.mp4", "/out.png", "/out_%04d.png"})
+        expect_error([&] { Sink::open(out(target + name), img.g); },
+                     {target + name, "not writable"});
+    EXPECT_EQ(listing(ro), Names{});
+    ::chmod(ro.c_str(), 0755);
+}
+
+TEST(SinkErrors, DestroyedWithoutFinishLeavesNothing) {
+    const std::string dir = test_dir();
+    const Image img = quads(64, 48, WorkFormat::rgba8, 0);
+    for (const char* name : {"/a.mp4", "/b.mkv", "/c.mov", "/d.png", "/e_%04d.png"}) {
+        auto sink = Sink::open(out(dir + name), img.g);
+        const int n = std::string(name) == "/d.png" ? 1 : 3;
+        for (int i = 0; i < n; ++i)
+            sink->write(img.bytes.data(), img.g, i, i / 25.0);
+        EXPECT_FALSE(listing(dir).empty()) << name << ": temporaries exist while writing";
+        sink.reset();
+        EXPECT_EQ(listing(dir), Names{}) << name;
+    }
+}
+
+TEST(SinkErrors, ExistingOutputReplacedOnlyByFinish) {
+    const std::string dir = test_dir();
+    const std::string path = dir + "/keep.mp4";
+    std::ofstream(path) << "previous run";
+    const Image img = quads(64, 48, WorkFormat::rgba8, 0);
+    {
+        auto sink = Sink::open(out(path), img.g);
+        sink->write(img.bytes.data(), img.g, 0, 0.0);
+    }  // an error mid-run: the previous file stays as it was
+    EXPECT_EQ(fs::file_size(path), 12u);
+    EXPECT_EQ(listing(dir), Names{"keep.mp4"});
+    {
+        auto sink = Sink::open(out(path), img.g);
+        sink->write(img.bytes.data(), img.g, 0, 0.0);
+        EXPECT_EQ(fs::file_size(path), 12u);
+        sink->finish();
+    }
+    EXPECT_EQ(listing(dir), Names{"keep.mp4"});
+    EXPECT_EQ(decode_all(path).size(), 1u);
+}
+
+TEST(SinkErrors, FinishWithoutFramesAndGeometryChange) {
+    const std::string dir = test_dir();
+    const Image img = quads(64, 48, WorkFormat::rgba8, 0);
+    const Image other = quads(96, 64, WorkFormat::rgba8, 0);
+    for (const char* name : {"/a.mp4", "/b.png", "/c_%04d.png"}) {
+        auto sink = Sink::open(out(dir + name), img.g);
+        expect_error([&] { sink->finish(); }, {dir + name, "no frame"});
+    }
+    for (const char* name : {"/a.mkv", "/b.png", "/c_%04d.png"}) {
+        auto sink = Sink::open(out(dir + name), img.g);
+        expect_error([&] { sink->write(other.bytes.data(), other.g, 0, 0.0); },
+                     {dir + name, "64x48", "96x64"});
+    }
+    EXPECT_EQ(listing(dir), Names{});
+}
+
+}  // namespace
