@@ -19,6 +19,9 @@ for tier in auto copy; do
   $bin/vfx play --headless --input "$clip" --interop $tier --report "$out/play-4k-$tier.json" \
     --chain "unsharp=sigma=1:amount=0.5" 2>&1 | tail -25 | tee -a "$out/summary.txt"
 done
+log "headless 4K play, interop auto, validation layer on"
+$bin/vfx play --headless --validation --input "$clip" --frames 60 --report "$out/play-4k-validation.json" 2>&1 | tail -3 | tee -a "$out/summary.txt"
+grep -o '"validation_errors": [0-9]*' "$out/play-4k-validation.json" | tee -a "$out/summary.txt"
 log "headless 4K play, empty chain (conversion only)"
 $bin/vfx play --headless --input "$clip" --chain "" --report "$out/play-4k-nochain.json" 2>&1 | tail -20 | tee -a "$out/summary.txt"
 log "process 4K to null"

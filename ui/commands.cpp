@@ -30,14 +30,10 @@ int run_process(const ProcessOptions& o) {
     off.devices = o.devices;
     off.report = o.report;
     OfflineResult r = run_offline(off);
-    const auto& summary = r.report["timing"]["summary_ms"];
     std::printf("%lld frames in %.2f s (%.1f fps) -> %s\n", static_cast<long long>(r.frames), r.wall_s,
                 r.wall_s > 0 ? static_cast<double>(r.frames) / r.wall_s : 0.0,
                 r.output_description.c_str());
-    for (const auto& [stage, s] : summary.items())
-        std::printf("  %-12s mean %8.3f ms  p50 %8.3f  p95 %8.3f  p99 %8.3f\n", stage.c_str(),
-                    s["mean"].get<double>(), s["p50"].get<double>(), s["p95"].get<double>(),
-                    s["p99"].get<double>());
+    std::printf("%s", r.summary.c_str());
     return 0;
 }
 

@@ -5,7 +5,9 @@
 
 extern "C" {
 #include <libavcodec/avcodec.h>
+#ifdef VFX_WITH_AVDEVICE
 #include <libavdevice/avdevice.h>
+#endif
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
 #include <libavutil/display.h>
@@ -370,8 +372,10 @@ public:
 
 private:
     void open_input(const SourceOptions& user) {
+#ifdef VFX_WITH_AVDEVICE
         static std::once_flag once;
         std::call_once(once, [] { avdevice_register_all(); });
+#endif
 
         const SourceOptions o = expand_short_forms(user);
         name_ = user.input;

@@ -27,7 +27,8 @@ struct InFlight {
     FrameGeometry geometry;
     PendingFrame pending;
     ClEvent read;
-    HostFrame frame;  // keeps the host planes alive until the upload completed
+    int64_t index = 0;  // of the frame in flight (its planes were copied at enqueue)
+    double time_s = 0, decode_ms = 0;
     bool busy = false;
 };
 
@@ -58,11 +59,11 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         VFX_CL(clWaitForEvents(1, &ev));
         const double wait_ms = ms_since(t0);
         const auto tw = Clock::now();
-        sink->write(static_cast<const uint8_t*>(f.host), f.geometry, f.frame.index, f.frame.time_s);
+        sink->write(static_cast<const uint8_t*>(f.host), f.geometry, f.index, f.time_s);
         FrameRecord rec;
-        rec.index = f.frame.index;
-        rec.time_s = f.frame.time_s;
-        rec.stages.emplace_back("decode", f.frame.decode_ms);
+        rec.index = f.index;
+        rec.time_s = f.time_s;
+        rec.stages.emplace_back("decode", f.decode_ms);
         for (const auto& st : f.pending.timings()) rec.stages.emplace_back(st.name, st.ms);
         rec.stages.emplace_back("readback", cl_event_ms(ev));
         rec.stages.emplace_back("wait", wait_ms);
@@ -71,7 +72,6 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         last_done = Clock::now();
         timing.add(std::move(rec));
         f.busy = false;
-        f.frame = HostFrame{};
         ++written;
     };
 
@@ -112,7 +112,9 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         VFX_CL(clEnqueueReadBuffer(cl.queue(), f.device.get(), CL_FALSE, 0, g.size_bytes(), f.host,
                                    0, nullptr, f.read.out()));
         VFX_CL(clFlush(cl.queue()));
-        f.frame = std::move(*frame);
+        f.index = frame->index;
+        f.time_s = frame->time_s;
+        f.decode_ms = frame->decode_ms;
         f.busy = true;
         ++submitted;
     }
@@ -131,6 +133,7 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     r.frames = written;
     r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
     r.output_description = sink->describe();
+    r.summary = summary_table(timing);
     RunInfo info;
     info.command = "process";
     info.chain = format_chain(chain);

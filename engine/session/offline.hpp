@@ -29,6 +29,7 @@ struct OfflineResult {
     int64_t frames = 0;
     double wall_s = 0;
     std::string output_description;
+    std::string summary;  // per-stage timing table, in pipeline order
     nlohmann::json report;
 };
 

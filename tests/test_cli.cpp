@@ -1,0 +1,259 @@
+// The `vfx` program as a user runs it: exit statuses, one-line errors, no partial outputs,
+// reports, a headless run of the bundled sample, and a real window under X driven by key presses.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "decode/source.hpp"
+#include "support/media.hpp"
+
+namespace fs = std::filesystem;
+using vfx::test::make_media;
+using vfx::test::run_command;
+using vfx::test::scratch_dir;
+
+namespace {
+
+const std::string kSample = std::string(VFX_SOURCE_DIR) + "/assets/sample.mp4";
+
+struct Run {
+    int status = -1;
+    std::string output;
+};
+
+Run vfx_run(const std::string& args) {
+    Run r;
+    r.status = run_command("timeout 300 '" + vfx::test::vfx_binary() + "' " + args, &r.output);
+    return r;
+}
+
+// The user-facing error: exactly one line on stderr starting with "vfx: ".
+void expect_one_line_error(const Run& r, const std::string& must_contain) {
+    EXPECT_EQ(r.status, 1) << r.output;
+    // Log lines at info level may precede; the error itself is the last line and the only "vfx:".
+    size_t count = 0, pos = 0;
+    while ((pos = r.output.find("vfx: ", pos)) != std::string::npos) {
+        ++count;
+        pos += 5;
+    }
+    EXPECT_EQ(count, 1u) << r.output;
+    auto at = r.output.find("vfx: ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+    EXPECT_NE(line.find(must_contain), std::string::npos) << line;
+}
+
+nlohmann::json read_json(const std::string& path) {
+    std::ifstream f(path);
+    return nlohmann::json::parse(f);
+}
+
+// Decodes a PNG (or the first frame of anything) into its HostFrame.
+vfx::HostFrame first_frame(const std::string& path) {
+    vfx::SourceOptions so;
+    so.input = path;
+    auto src = vfx::Source::open(so);
+    auto f = src->next();
+    if (!f) throw std::runtime_error("no frame in " + path);
+    return std::move(*f);
+}
+
+double mean_abs_diff_rgba8(const vfx::HostFrame& a, const vfx::HostFrame& b, int channels = 3) {
+    EXPECT_EQ(a.width, b.width);
+    EXPECT_EQ(a.height, b.height);
+    double sum = 0;
+    for (int y = 0; y < a.height; ++y) {
+        const uint8_t* ra = a.plane(0).data + y * a.plane(0).stride;
+        const uint8_t* rb = b.plane(0).data + y * b.plane(0).stride;
+        for (int x = 0; x < a.width; ++x)
+            for (int c = 0; c < channels; ++c) sum += std::abs(ra[x * 4 + c] - rb[x * 4 + c]);
+    }
+    return sum / (static_cast<double>(a.width) * a.height * channels);
+}
+
+TEST(Cli, VersionAndHelp) {
+    Run v = vfx_run("--version");
+    EXPECT_EQ(v.status, 0);
+    EXPECT_NE(v.output.find("vfx "), std::string::npos);
+    Run h = vfx_run("--help");
+    EXPECT_EQ(h.status, 0);
+    for (const char* cmd : {"play", "process", "probe"}) EXPECT_NE(h.output.find(cmd), std::string::npos);
+    Run ph = vfx_run("process --help");
+    EXPECT_EQ(ph.status, 0);
+    EXPECT_NE(ph.output.find("--encoder-opt"), std::string::npos);
+}
+
+TEST(Cli, ProbeNamesThePairAndTheTier) {
+    Run r = vfx_run("probe");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("OpenCL devices:"), std::string::npos);
+    EXPECT_NE(r.output.find("Vulkan devices:"), std::string::npos);
+    EXPECT_NE(r.output.find("Interop tier: "), std::string::npos);
+    Run j = vfx_run("probe --json --log-level off");
+    ASSERT_EQ(j.status, 0) << j.output;
+    auto doc = nlohmann::json::parse(j.output);
+    EXPECT_FALSE(doc["opencl"].empty());
+    EXPECT_TRUE(doc["interop"].contains("tier"));
+}
+
+TEST(Cli, HeadlessPlayOfTheSampleWritesAReport) {
+    const std::string report = scratch_dir() + "/report.json";
+    Run r = vfx_run("play --headless --validation --frames 24 --report '" + report + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("24 frames"), std::string::npos) << r.output;
+    auto j = read_json(report);
+    EXPECT_EQ(j["command"], "play");
+    EXPECT_EQ(j["frames"], 24);
+    EXPECT_EQ(j["validation_errors"], 0);
+    EXPECT_EQ(j["chain"], "unsharp=sigma=1.2:amount=0.6");
+    EXPECT_TRUE(j["interop"]["tier"].is_string());
+    EXPECT_FALSE(j["interop"]["reason"].get<std::string>().empty());
+    EXPECT_EQ(j["input"]["width"], 1280);
+    EXPECT_EQ(j["input"]["codec"], "h264");
+    const auto& frames = j["timing"]["frames"];
+    ASSERT_EQ(frames.size(), 24u);
+    for (const char* stage : {"decode", "upload", "convert", "unsharp", "handover", "present"})
+        EXPECT_TRUE(frames[5]["stages_ms"].contains(stage)) << stage << " in " << frames[5].dump();
+    const auto& summary = j["timing"]["summary_ms"];
+    for (const char* stage : {"frame", "convert", "unsharp"}) {
+        ASSERT_TRUE(summary.contains(stage)) << stage;
+        for (const char* k : {"mean", "p50", "p95", "p99"}) EXPECT_GE(summary[stage][k].get<double>(), 0.0);
+        EXPECT_GT(summary[stage]["mean"].get<double>(), 0.0) << stage;
+    }
+    EXPECT_LE(summary["frame"]["p50"].get<double>(), summary["frame"]["p99"].get<double>());
+}
+
+TEST(Cli, HeadlessScreenshotIsTheProcessedFrame) {
+    // A 1280x720 video in the 1280x720 offscreen target is drawn 1:1, so what the renderer shows
+    // must be what `process` computes for the same frame.
+    const std::string shot = scratch_dir() + "/shot.png", processed = scratch_dir() + "/p.png";
+    const std::string chain = "--chain gaussian=sigma=2";
+    Run a = vfx_run("play --headless --validation --frames 5 " + chain + " --screenshot '" + shot + "'");
+    ASSERT_EQ(a.status, 0) << a.output;
+    Run b = vfx_run("process --input '" + kSample + "' --frames 5 " + chain + " --output '" +
+                    scratch_dir() + "/p_%04d.png'");
+    ASSERT_EQ(b.status, 0) << b.output;
+    auto s = first_frame(shot);
+    auto p = first_frame(scratch_dir() + "/p_0005.png");
+    EXPECT_LT(mean_abs_diff_rgba8(s, p), 0.5);
+    (void)processed;
+}
+
+TEST(Cli, ProcessWritesEveryKindOfOutput) {
+    const std::string dir = scratch_dir();
+    Run mp4 = vfx_run("process --input '" + kSample + "' --frames 12 --chain 'gaussian=sigma=1,unsharp=sigma=1:amount=1' --output '" +
+                      dir + "/out.mp4' --report '" + dir + "/r.json'");
+    ASSERT_EQ(mp4.status, 0) << mp4.output;
+    vfx::SourceOptions so;
+    so.input = dir + "/out.mp4";
+    auto src = vfx::Source::open(so);
+    int n = 0;
+    while (src->next()) ++n;
+    EXPECT_EQ(n, 12);
+    auto j = read_json(dir + "/r.json");
+    EXPECT_EQ(j["frames"], 12);
+    EXPECT_EQ(j["chain"], "gaussian=sigma=1,unsharp=sigma=1:amount=1");
+
+    Run mkv = vfx_run("process --input '" + kSample + "' --frames 3 --codec libx265 --encoder-opt preset=ultrafast --output '" +
+                      dir + "/out.mkv'");
+    EXPECT_EQ(mkv.status, 0) << mkv.output;
+    EXPECT_TRUE(fs::exists(dir + "/out.mkv"));
+
+    Run null = vfx_run("process --input '" + kSample + "' --frames 10 --output null");
+    EXPECT_EQ(null.status, 0) << null.output;
+    EXPECT_NE(null.output.find("10 frames"), std::string::npos);
+
+    Run still = vfx_run("process --input '" + kSample + "' --frames 1 --output '" + dir + "/still.png'");
+    ASSERT_EQ(still.status, 0) << still.output;
+    // A PNG still is a valid input too, and passes through an empty chain unchanged.
+    Run again = vfx_run("process --input '" + dir + "/still.png' --output '" + dir + "/again.png'");
+    ASSERT_EQ(again.status, 0) << again.output;
+    EXPECT_EQ(mean_abs_diff_rgba8(first_frame(dir + "/still.png"), first_frame(dir + "/again.png"), 4), 0.0);
+}
+
+TEST(Cli, BadInputsGiveOneLineAndNoOutput) {
+    const std::string dir = scratch_dir();
+    const std::string out = dir + "/out.png";
+    std::ofstream(dir + "/notes.txt") << "not a video\n";
+
+    expect_one_line_error(vfx_run("process --input '" + dir + "/missing.mp4' --output '" + out + "'"), "missing.mp4");
+    expect_one_line_error(vfx_run("process --input '" + dir + "/notes.txt' --output '" + out + "'"), "notes.txt");
+    expect_one_line_error(vfx_run("play --headless --bogus-option"), "--bogus-option");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output /nonexistent/dir/out.png"), "/nonexistent/dir/out.png");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'blurr=sigma=1'"), "blurr");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'gaussian=size=3'"), "size");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'gaussian=sigma=1000'"), "sigma");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'gaussian=sigma'"), "=");
+    expect_one_line_error(vfx_run("play --headless '" + dir + "/missing.mkv'"), "missing.mkv");
+    expect_one_line_error(vfx_run("play --headless --interop sideways"), "sideways");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --log-level loud"), "loud");
+    // Several frames into a one-frame output: an error, and the file is not left behind.
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --frames 3 --output '" + out + "'"), "%04d");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + dir + "/x.avi'"), "x.avi");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + dir + "/x.mp4' --codec nonesuch"), "nonesuch");
+    // Nothing was written by any of the failed runs.
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().filename(), "notes.txt") << "left behind: " << e.path();
+}
+
+TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {
+    const std::string dir = scratch_dir();
+    {  // bytes that are H.264 to the demuxer but decode to nothing
+        std::ofstream f(dir + "/garbage.h264", std::ios::binary);
+        for (int i = 0; i < 20000; ++i) f.put(static_cast<char>((i * 7919) % 251));
+    }
+    expect_one_line_error(vfx_run("process --input-format h264 --input '" + dir + "/garbage.h264' --output null"),
+                          "garbage.h264");
+
+    // A transport stream damaged in the middle still plays; the damage is counted in the report.
+    std::string ts = make_media("cli_corrupt_src.ts", "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 50 -c:v libx264 -g 10 -pix_fmt yuv420p");
+    ASSERT_FALSE(ts.empty());
+    const std::string bad = dir + "/damaged.ts";
+    fs::copy_file(ts, bad, fs::copy_options::overwrite_existing);
+    {
+        std::fstream f(bad, std::ios::binary | std::ios::in | std::ios::out);
+        const auto size = static_cast<std::streamoff>(fs::file_size(bad));
+        for (std::streamoff off = size / 3; off < size / 3 + 6000; off += 1) {
+            f.seekp(off);
+            f.put(static_cast<char>(off * 31));
+        }
+    }
+    Run r = vfx_run("process --input '" + bad + "' --output null --report '" + dir + "/r.json'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto j = read_json(dir + "/r.json");
+    EXPECT_GT(j["frames"].get<int>(), 20);
+    EXPECT_GT(j["source_stats"]["packets_corrupt"].get<int>(), 0);
+}
+
+TEST(Cli, WindowShowsMovingFramesAndEscapeExitsCleanly) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no DISPLAY (run the suite under xvfb-run)";
+    std::string have;
+    if (run_command("command -v xdotool && command -v import", &have) != 0)
+        GTEST_SKIP() << "xdotool or ImageMagick's import is missing";
+    const std::string dir = scratch_dir();
+    const std::string script =
+        "'" + vfx::test::vfx_binary() + "' play --validation --log-level warn > '" + dir + "/play.log' 2>&1 & pid=$!; "
+        "wid=$(xdotool search --sync --limit 1 --name '^vfx'); sleep 4; "
+        "import -window root '" + dir + "/a.png'; sleep 1.5; import -window root '" + dir + "/b.png'; "
+        "xdotool windowfocus --sync $wid; xdotool key Escape; "
+        "for i in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done; "
+        "if kill -0 $pid 2>/dev/null; then kill $pid; echo still-running; exit 9; fi; wait $pid; echo exit=$?";
+    std::string out;
+    run_command("timeout 120 bash -c \"" + script + "\"", &out);
+    std::ifstream log(dir + "/play.log");
+    std::string log_text((std::istreambuf_iterator<char>(log)), {});
+    EXPECT_NE(out.find("exit=0"), std::string::npos) << out << "\n" << log_text;
+    EXPECT_EQ(log_text.find("validation"), std::string::npos) << log_text;
+    auto a = first_frame(dir + "/a.png");
+    auto b = first_frame(dir + "/b.png");
+    // Something is on screen, and it moves.
+    EXPECT_GT(mean_abs_diff_rgba8(a, b), 1.0);
+    double lit = 0;
+    for (int y = 0; y < a.height; y += 4)
+        for (int x = 0; x < a.width; x += 4) lit += a.plane(0).data[y * a.plane(0).stride + x * 4 + 1];
+    EXPECT_GT(lit / ((a.height / 4.0) * (a.width / 4.0)), 10.0);
+}
+
+}  // namespace
