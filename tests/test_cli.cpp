@@ -18,19 +18,19 @@ namespace {
 
 const std::string kSample = std::string(VFX_SOURCE_DIR) + "/assets/sample.mp4";
 
-struct Run {
+struct Outcome {
     int status = -1;
     std::string output;
 };
 
-Run vfx_run(const std::string& args) {
-    Run r;
+Outcome vfx_run(const std::string& args) {
+    Outcome r;
     r.status = run_command("timeout 300 '" + vfx::test::vfx_binary() + "' " + args, &r.output);
     return r;
 }
 
 // The user-facing error: exactly one line on stderr starting with "vfx: ".
-void expect_one_line_error(const Run& r, const std::string& must_contain) {
+void expect_one_line_error(const Outcome& r, const std::string& must_contain) {
     EXPECT_EQ(r.status, 1) << r.output;
     // Log lines at info level may precede; the error itself is the last line and the only "vfx:".
     size_t count = 0, pos = 0;
@@ -74,24 +74,24 @@ double mean_abs_diff_rgba8(const vfx::HostFrame& a, const vfx::HostFrame& b, int
 }
 
 TEST(Cli, VersionAndHelp) {
-    Run v = vfx_run("--version");
+    Outcome v = vfx_run("--version");
     EXPECT_EQ(v.status, 0);
     EXPECT_NE(v.output.find("vfx "), std::string::npos);
-    Run h = vfx_run("--help");
+    Outcome h = vfx_run("--help");
     EXPECT_EQ(h.status, 0);
     for (const char* cmd : {"play", "process", "probe"}) EXPECT_NE(h.output.find(cmd), std::string::npos);
-    Run ph = vfx_run("process --help");
+    Outcome ph = vfx_run("process --help");
     EXPECT_EQ(ph.status, 0);
     EXPECT_NE(ph.output.find("--encoder-opt"), std::string::npos);
 }
 
 TEST(Cli, ProbeNamesThePairAndTheTier) {
-    Run r = vfx_run("probe");
+    Outcome r = vfx_run("probe");
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("OpenCL devices:"), std::string::npos);
     EXPECT_NE(r.output.find("Vulkan devices:"), std::string::npos);
     EXPECT_NE(r.output.find("Interop tier: "), std::string::npos);
-    Run j = vfx_run("probe --json --log-level off");
+    Outcome j = vfx_run("probe --json --log-level off");
     ASSERT_EQ(j.status, 0) << j.output;
     auto doc = nlohmann::json::parse(j.output);
     EXPECT_FALSE(doc["opencl"].empty());
@@ -100,7 +100,7 @@ TEST(Cli, ProbeNamesThePairAndTheTier) {
 
 TEST(Cli, HeadlessPlayOfTheSampleWritesAReport) {
     const std::string report = scratch_dir() + "/report.json";
-    Run r = vfx_run("play --headless --validation --frames 24 --report '" + report + "'");
+    Outcome r = vfx_run("play --headless --validation --frames 24 --report '" + report + "'");
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("24 frames"), std::string::npos) << r.output;
     auto j = read_json(report);
@@ -130,9 +130,9 @@ TEST(Cli, HeadlessScreenshotIsTheProcessedFrame) {
     // must be what `process` computes for the same frame.
     const std::string shot = scratch_dir() + "/shot.png", processed = scratch_dir() + "/p.png";
     const std::string chain = "--chain gaussian=sigma=2";
-    Run a = vfx_run("play --headless --validation --frames 5 " + chain + " --screenshot '" + shot + "'");
+    Outcome a = vfx_run("play --headless --validation --frames 5 " + chain + " --screenshot '" + shot + "'");
     ASSERT_EQ(a.status, 0) << a.output;
-    Run b = vfx_run("process --input '" + kSample + "' --frames 5 " + chain + " --output '" +
+    Outcome b = vfx_run("process --input '" + kSample + "' --frames 5 " + chain + " --output '" +
                     scratch_dir() + "/p_%04d.png'");
     ASSERT_EQ(b.status, 0) << b.output;
     auto s = first_frame(shot);
@@ -143,7 +143,7 @@ TEST(Cli, HeadlessScreenshotIsTheProcessedFrame) {
 
 TEST(Cli, ProcessWritesEveryKindOfOutput) {
     const std::string dir = scratch_dir();
-    Run mp4 = vfx_run("process --input '" + kSample + "' --frames 12 --chain 'gaussian=sigma=1,unsharp=sigma=1:amount=1' --output '" +
+    Outcome mp4 = vfx_run("process --input '" + kSample + "' --frames 12 --chain 'gaussian=sigma=1,unsharp=sigma=1:amount=1' --output '" +
                       dir + "/out.mp4' --report '" + dir + "/r.json'");
     ASSERT_EQ(mp4.status, 0) << mp4.output;
     vfx::SourceOptions so;
@@ -156,19 +156,19 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
     EXPECT_EQ(j["frames"], 12);
     EXPECT_EQ(j["chain"], "gaussian=sigma=1,unsharp=sigma=1:amount=1");
 
-    Run mkv = vfx_run("process --input '" + kSample + "' --frames 3 --codec libx265 --encoder-opt preset=ultrafast --output '" +
+    Outcome mkv = vfx_run("process --input '" + kSample + "' --frames 3 --codec libx265 --encoder-opt preset=ultrafast --output '" +
                       dir + "/out.mkv'");
     EXPECT_EQ(mkv.status, 0) << mkv.output;
     EXPECT_TRUE(fs::exists(dir + "/out.mkv"));
 
-    Run null = vfx_run("process --input '" + kSample + "' --frames 10 --output null");
+    Outcome null = vfx_run("process --input '" + kSample + "' --frames 10 --output null");
     EXPECT_EQ(null.status, 0) << null.output;
     EXPECT_NE(null.output.find("10 frames"), std::string::npos);
 
-    Run still = vfx_run("process --input '" + kSample + "' --frames 1 --output '" + dir + "/still.png'");
+    Outcome still = vfx_run("process --input '" + kSample + "' --frames 1 --output '" + dir + "/still.png'");
     ASSERT_EQ(still.status, 0) << still.output;
     // A PNG still is a valid input too, and passes through an empty chain unchanged.
-    Run again = vfx_run("process --input '" + dir + "/still.png' --output '" + dir + "/again.png'");
+    Outcome again = vfx_run("process --input '" + dir + "/still.png' --output '" + dir + "/again.png'");
     ASSERT_EQ(again.status, 0) << again.output;
     EXPECT_EQ(mean_abs_diff_rgba8(first_frame(dir + "/still.png"), first_frame(dir + "/again.png"), 4), 0.0);
 }
@@ -220,7 +220,7 @@ TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {
             f.put(static_cast<char>(off * 31));
         }
     }
-    Run r = vfx_run("process --input '" + bad + "' --output null --report '" + dir + "/r.json'");
+    Outcome r = vfx_run("process --input '" + bad + "' --output null --report '" + dir + "/r.json'");
     ASSERT_EQ(r.status, 0) << r.output;
     auto j = read_json(dir + "/r.json");
     EXPECT_GT(j["frames"].get<int>(), 20);
@@ -233,15 +233,31 @@ TEST(Cli, WindowShowsMovingFramesAndEscapeExitsCleanly) {
     if (run_command("command -v xdotool && command -v import", &have) != 0)
         GTEST_SKIP() << "xdotool or ImageMagick's import is missing";
     const std::string dir = scratch_dir();
-    const std::string script =
-        "'" + vfx::test::vfx_binary() + "' play --validation --log-level warn > '" + dir + "/play.log' 2>&1 & pid=$!; "
-        "wid=$(xdotool search --sync --limit 1 --name '^vfx'); sleep 4; "
-        "import -window root '" + dir + "/a.png'; sleep 1.5; import -window root '" + dir + "/b.png'; "
-        "xdotool windowfocus --sync $wid; xdotool key Escape; "
-        "for i in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done; "
-        "if kill -0 $pid 2>/dev/null; then kill $pid; echo still-running; exit 9; fi; wait $pid; echo exit=$?";
+    // The driver script runs as its own file so that only bash expands its variables.
+    const std::string script = dir + "/drive.sh";
+    std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'\n" << R"SH(
+"$vfx" play --validation --log-level warn > "$dir/play.log" 2>&1 &
+pid=$!
+wid=""
+for i in $(seq 1 100); do
+  wid=$(xdotool search --name '^vfx' 2>/dev/null | head -1)
+  [ -n "$wid" ] && break
+  sleep 0.2
+done
+[ -n "$wid" ] || { kill $pid; echo no-window; exit 8; }
+sleep 4
+import -window root "$dir/a.png"
+sleep 1.5
+import -window root "$dir/b.png"
+xdotool windowfocus --sync "$wid"
+xdotool key Escape
+for i in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+if kill -0 $pid 2>/dev/null; then kill $pid; echo still-running; exit 9; fi
+wait $pid
+echo "exit=$?"
+)SH";
     std::string out;
-    run_command("timeout 120 bash -c \"" + script + "\"", &out);
+    run_command("timeout -k 5 120 bash '" + script + "'", &out);
     std::ifstream log(dir + "/play.log");
     std::string log_text((std::istreambuf_iterator<char>(log)), {});
     EXPECT_NE(out.find("exit=0"), std::string::npos) << out << "\n" << log_text;
