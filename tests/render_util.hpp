@@ -156,7 +156,7 @@ inline bool vulkan_available() {
 // Test fixture: a VkContext with validation (and synchronization validation) on; skips when
 // there is no Vulkan device; checks that no validation error was reported.
 class VkTest : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override {
         if (!vulkan_available()) GTEST_SKIP() << "no Vulkan device (no driver/ICD found)";
         errors_before_ = total_validation_errors();

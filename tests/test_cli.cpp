@@ -68,7 +68,8 @@ double mean_abs_diff_rgba8(const vfx::HostFrame& a, const vfx::HostFrame& b, int
         const uint8_t* ra = a.plane(0).data + y * a.plane(0).stride;
         const uint8_t* rb = b.plane(0).data + y * b.plane(0).stride;
         for (int x = 0; x < a.width; ++x)
-            for (int c = 0; c < channels; ++c) sum += std::abs(ra[x * 4 + c] - rb[x * 4 + c]);
+            for (int c = 0; c < channels; ++c)
+                sum += std::abs(ra[x * 4 + c] - rb[x * 4 + c]);
     }
     return sum / (static_cast<double>(a.width) * a.height * channels);
 }
@@ -79,7 +80,8 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_NE(v.output.find("vfx "), std::string::npos);
     Outcome h = vfx_run("--help");
     EXPECT_EQ(h.status, 0);
-    for (const char* cmd : {"play", "process", "probe"}) EXPECT_NE(h.output.find(cmd), std::string::npos);
+    for (const char* cmd : {"play", "process", "probe"})
+        EXPECT_NE(h.output.find(cmd), std::string::npos);
     Outcome ph = vfx_run("process --help");
     EXPECT_EQ(ph.status, 0);
     EXPECT_NE(ph.output.find("--encoder-opt"), std::string::npos);
@@ -119,7 +121,8 @@ TEST(Cli, HeadlessPlayOfTheSampleWritesAReport) {
     const auto& summary = j["timing"]["summary_ms"];
     for (const char* stage : {"frame", "convert", "unsharp"}) {
         ASSERT_TRUE(summary.contains(stage)) << stage;
-        for (const char* k : {"mean", "p50", "p95", "p99"}) EXPECT_GE(summary[stage][k].get<double>(), 0.0);
+        for (const char* k : {"mean", "p50", "p95", "p99"})
+            EXPECT_GE(summary[stage][k].get<double>(), 0.0);
         EXPECT_GT(summary[stage]["mean"].get<double>(), 0.0) << stage;
     }
     EXPECT_LE(summary["frame"]["p50"].get<double>(), summary["frame"]["p99"].get<double>());
@@ -130,10 +133,11 @@ TEST(Cli, HeadlessScreenshotIsTheProcessedFrame) {
     // must be what `process` computes for the same frame.
     const std::string shot = scratch_dir() + "/shot.png", processed = scratch_dir() + "/p.png";
     const std::string chain = "--chain gaussian=sigma=2";
-    Outcome a = vfx_run("play --headless --validation --frames 5 " + chain + " --screenshot '" + shot + "'");
+    Outcome a = vfx_run("play --headless --validation --frames 5 " + chain + " --screenshot '" +
+                        shot + "'");
     ASSERT_EQ(a.status, 0) << a.output;
     Outcome b = vfx_run("process --input '" + kSample + "' --frames 5 " + chain + " --output '" +
-                    scratch_dir() + "/p_%04d.png'");
+                        scratch_dir() + "/p_%04d.png'");
     ASSERT_EQ(b.status, 0) << b.output;
     auto s = first_frame(shot);
     auto p = first_frame(scratch_dir() + "/p_0005.png");
@@ -143,21 +147,25 @@ TEST(Cli, HeadlessScreenshotIsTheProcessedFrame) {
 
 TEST(Cli, ProcessWritesEveryKindOfOutput) {
     const std::string dir = scratch_dir();
-    Outcome mp4 = vfx_run("process --input '" + kSample + "' --frames 12 --chain 'gaussian=sigma=1,unsharp=sigma=1:amount=1' --output '" +
-                      dir + "/out.mp4' --report '" + dir + "/r.json'");
+    Outcome mp4 =
+        vfx_run("process --input '" + kSample +
+                "' --frames 12 --chain 'gaussian=sigma=1,unsharp=sigma=1:amount=1' --output '" +
+                dir + "/out.mp4' --report '" + dir + "/r.json'");
     ASSERT_EQ(mp4.status, 0) << mp4.output;
     vfx::SourceOptions so;
     so.input = dir + "/out.mp4";
     auto src = vfx::Source::open(so);
     int n = 0;
-    while (src->next()) ++n;
+    while (src->next())
+        ++n;
     EXPECT_EQ(n, 12);
     auto j = read_json(dir + "/r.json");
     EXPECT_EQ(j["frames"], 12);
     EXPECT_EQ(j["chain"], "gaussian=sigma=1,unsharp=sigma=1:amount=1");
 
-    Outcome mkv = vfx_run("process --input '" + kSample + "' --frames 3 --codec libx265 --encoder-opt preset=ultrafast --output '" +
-                      dir + "/out.mkv'");
+    Outcome mkv = vfx_run("process --input '" + kSample +
+                          "' --frames 3 --codec libx265 --encoder-opt preset=ultrafast --output '" +
+                          dir + "/out.mkv'");
     EXPECT_EQ(mkv.status, 0) << mkv.output;
     EXPECT_TRUE(fs::exists(dir + "/out.mkv"));
 
@@ -165,12 +173,16 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
     EXPECT_EQ(null.status, 0) << null.output;
     EXPECT_NE(null.output.find("10 frames"), std::string::npos);
 
-    Outcome still = vfx_run("process --input '" + kSample + "' --frames 1 --output '" + dir + "/still.png'");
+    Outcome still =
+        vfx_run("process --input '" + kSample + "' --frames 1 --output '" + dir + "/still.png'");
     ASSERT_EQ(still.status, 0) << still.output;
     // A PNG still is a valid input too, and passes through an empty chain unchanged.
-    Outcome again = vfx_run("process --input '" + dir + "/still.png' --output '" + dir + "/again.png'");
+    Outcome again =
+        vfx_run("process --input '" + dir + "/still.png' --output '" + dir + "/again.png'");
     ASSERT_EQ(again.status, 0) << again.output;
-    EXPECT_EQ(mean_abs_diff_rgba8(first_frame(dir + "/still.png"), first_frame(dir + "/again.png"), 4), 0.0);
+    EXPECT_EQ(
+        mean_abs_diff_rgba8(first_frame(dir + "/still.png"), first_frame(dir + "/again.png"), 4),
+        0.0);
 }
 
 TEST(Cli, BadInputsGiveOneLineAndNoOutput) {
@@ -178,21 +190,39 @@ TEST(Cli, BadInputsGiveOneLineAndNoOutput) {
     const std::string out = dir + "/out.png";
     std::ofstream(dir + "/notes.txt") << "not a video\n";
 
-    expect_one_line_error(vfx_run("process --input '" + dir + "/missing.mp4' --output '" + out + "'"), "missing.mp4");
-    expect_one_line_error(vfx_run("process --input '" + dir + "/notes.txt' --output '" + out + "'"), "notes.txt");
+    expect_one_line_error(
+        vfx_run("process --input '" + dir + "/missing.mp4' --output '" + out + "'"), "missing.mp4");
+    expect_one_line_error(vfx_run("process --input '" + dir + "/notes.txt' --output '" + out + "'"),
+                          "notes.txt");
     expect_one_line_error(vfx_run("play --headless --bogus-option"), "--bogus-option");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output /nonexistent/dir/out.png"), "/nonexistent/dir/out.png");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'blurr=sigma=1'"), "blurr");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'gaussian=size=3'"), "size");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'gaussian=sigma=1000'"), "sigma");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'gaussian=sigma'"), "=");
+    expect_one_line_error(
+        vfx_run("process --input '" + kSample + "' --output /nonexistent/dir/out.png"),
+        "/nonexistent/dir/out.png");
+    expect_one_line_error(
+        vfx_run("process --input '" + kSample + "' --output '" + out + "' --chain 'blurr=sigma=1'"),
+        "blurr");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out +
+                                  "' --chain 'gaussian=size=3'"),
+                          "size");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out +
+                                  "' --chain 'gaussian=sigma=1000'"),
+                          "sigma");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out +
+                                  "' --chain 'gaussian=sigma'"),
+                          "=");
     expect_one_line_error(vfx_run("play --headless '" + dir + "/missing.mkv'"), "missing.mkv");
     expect_one_line_error(vfx_run("play --headless --interop sideways"), "sideways");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + out + "' --log-level loud"), "loud");
+    expect_one_line_error(
+        vfx_run("process --input '" + kSample + "' --output '" + out + "' --log-level loud"),
+        "loud");
     // Several frames into a one-frame output: an error, and the file is not left behind.
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --frames 3 --output '" + out + "'"), "%04d");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + dir + "/x.avi'"), "x.avi");
-    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + dir + "/x.mp4' --codec nonesuch"), "nonesuch");
+    expect_one_line_error(
+        vfx_run("process --input '" + kSample + "' --frames 3 --output '" + out + "'"), "%04d");
+    expect_one_line_error(vfx_run("process --input '" + kSample + "' --output '" + dir + "/x.avi'"),
+                          "x.avi");
+    expect_one_line_error(
+        vfx_run("process --input '" + kSample + "' --output '" + dir + "/x.mp4' --codec nonesuch"),
+        "nonesuch");
     // Nothing was written by any of the failed runs.
     for (const auto& e : fs::directory_iterator(dir))
         EXPECT_EQ(e.path().filename(), "notes.txt") << "left behind: " << e.path();
@@ -202,13 +232,17 @@ TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {
     const std::string dir = scratch_dir();
     {  // bytes that are H.264 to the demuxer but decode to nothing
         std::ofstream f(dir + "/garbage.h264", std::ios::binary);
-        for (int i = 0; i < 20000; ++i) f.put(static_cast<char>((i * 7919) % 251));
+        for (int i = 0; i < 20000; ++i)
+            f.put(static_cast<char>((i * 7919) % 251));
     }
-    expect_one_line_error(vfx_run("process --input-format h264 --input '" + dir + "/garbage.h264' --output null"),
-                          "garbage.h264");
+    expect_one_line_error(
+        vfx_run("process --input-format h264 --input '" + dir + "/garbage.h264' --output null"),
+        "garbage.h264");
 
     // A transport stream damaged in the middle still plays; the damage is counted in the report.
-    std::string ts = make_media("cli_corrupt_src.ts", "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 50 -c:v libx264 -g 10 -pix_fmt yuv420p");
+    std::string ts = make_media("cli_corrupt_src.ts",
+                                "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 50 -c:v "
+                                "libx264 -g 10 -pix_fmt yuv420p");
     ASSERT_FALSE(ts.empty());
     const std::string bad = dir + "/damaged.ts";
     fs::copy_file(ts, bad, fs::copy_options::overwrite_existing);
@@ -220,7 +254,8 @@ TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {
             f.put(static_cast<char>(off * 31));
         }
     }
-    Outcome r = vfx_run("process --input '" + bad + "' --output null --report '" + dir + "/r.json'");
+    Outcome r =
+        vfx_run("process --input '" + bad + "' --output null --report '" + dir + "/r.json'");
     ASSERT_EQ(r.status, 0) << r.output;
     auto j = read_json(dir + "/r.json");
     EXPECT_GT(j["frames"].get<int>(), 20);
@@ -235,7 +270,8 @@ TEST(Cli, WindowShowsMovingFramesAndEscapeExitsCleanly) {
     const std::string dir = scratch_dir();
     // The driver script runs as its own file so that only bash expands its variables.
     const std::string script = dir + "/drive.sh";
-    std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'\n" << R"SH(
+    std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'\n"
+                          << R"SH(
 "$vfx" play --validation --log-level warn > "$dir/play.log" 2>&1 &
 pid=$!
 wid=""
@@ -268,7 +304,8 @@ echo "exit=$?"
     EXPECT_GT(mean_abs_diff_rgba8(a, b), 1.0);
     double lit = 0;
     for (int y = 0; y < a.height; y += 4)
-        for (int x = 0; x < a.width; x += 4) lit += a.plane(0).data[y * a.plane(0).stride + x * 4 + 1];
+        for (int x = 0; x < a.width; x += 4)
+            lit += a.plane(0).data[y * a.plane(0).stride + x * 4 + 1];
     EXPECT_GT(lit / ((a.height / 4.0) * (a.width / 4.0)), 10.0);
 }
 

@@ -102,8 +102,9 @@ protected:
         vkGetBufferMemoryRequirements(dev, rb_buf_, &req);
         VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         ai.allocationSize = req.size;
-        ai.memoryTypeIndex = vk_->memory_type(
-            req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        ai.memoryTypeIndex =
+            vk_->memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
         VFX_VK(vkAllocateMemory(dev, &ai, nullptr, &rb_mem_));
         VFX_VK(vkBindBufferMemory(dev, rb_buf_, rb_mem_, 0));
         VFX_VK(vkMapMemory(dev, rb_mem_, 0, VK_WHOLE_SIZE, 0, &mapped_));
@@ -114,13 +115,15 @@ protected:
     void roundtrip(const FrameGeometry& g, uint32_t frame) {
         auto t = bridge_->begin_write(g);
         cl_mem buf = t.buffer;
-        cl_uint pitch = static_cast<cl_uint>(g.pitch), row = g.width * static_cast<cl_uint>(bytes_per_pixel(g.format));
+        cl_uint pitch = static_cast<cl_uint>(g.pitch),
+                row = g.width * static_cast<cl_uint>(bytes_per_pixel(g.format));
         VFX_CL(clSetKernelArg(kernel_.get(), 0, sizeof(cl_mem), &buf));
         VFX_CL(clSetKernelArg(kernel_.get(), 1, sizeof(cl_uint), &pitch));
         VFX_CL(clSetKernelArg(kernel_.get(), 2, sizeof(cl_uint), &row));
         VFX_CL(clSetKernelArg(kernel_.get(), 3, sizeof(cl_uint), &frame));
         size_t global[2] = {(row + 63) / 64 * 64, g.height};
-        VFX_CL(clEnqueueNDRangeKernel(cl_->queue(), kernel_.get(), 2, nullptr, global, nullptr, 0, nullptr, nullptr));
+        VFX_CL(clEnqueueNDRangeKernel(cl_->queue(), kernel_.get(), 2, nullptr, global, nullptr, 0,
+                                      nullptr, nullptr));
         bridge_->end_write(t);
         auto v = bridge_->hand_over(t.slot);
 
@@ -143,14 +146,15 @@ protected:
             acquire.buffer = v.buffer;
             acquire.offset = 0;
             acquire.size = VK_WHOLE_SIZE;
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                                 nullptr, 1, &acquire, 0, nullptr);
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 1, &acquire, 0,
+                                 nullptr);
         } else {
             VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
             host.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
             host.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &host,
-                                 0, nullptr, 0, nullptr);
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                                 1, &host, 0, nullptr, 0, nullptr);
         }
         VkBufferCopy region{0, 0, g.size_bytes()};
         vkCmdCopyBuffer(cmd, v.buffer, rb_buf_, 1, &region);
@@ -193,17 +197,18 @@ protected:
 
 TEST_P(Interop, BytesWrittenByOpenClReadBackExactlyByVulkan) {
     // Every render completes before the next frame here, so the waiter has nothing to wait for.
-    bridge_ = std::make_unique<Bridge>(*cl_, *vk_, GetParam(), 3, [this](uint64_t s) {
-        EXPECT_LE(s, serial_);
-    });
+    bridge_ = std::make_unique<Bridge>(*cl_, *vk_, GetParam(), 3,
+                                       [this](uint64_t s) { EXPECT_LE(s, serial_); });
     EXPECT_EQ(bridge_->tier(), GetParam());
     FrameGeometry a = make_geometry(641, 479, WorkFormat::rgba8);
     make_readback(a.size_bytes());
-    for (uint32_t f = 0; f < 7; ++f) roundtrip(a, f);  // more frames than slots: slots are reused
+    for (uint32_t f = 0; f < 7; ++f)
+        roundtrip(a, f);  // more frames than slots: slots are reused
     // A size change re-creates the shared buffers after draining.
     FrameGeometry b = make_geometry(333, 211, WorkFormat::rgba16);
     make_readback(b.size_bytes());
-    for (uint32_t f = 7; f < 11; ++f) roundtrip(b, f);
+    for (uint32_t f = 7; f < 11; ++f)
+        roundtrip(b, f);
     EXPECT_EQ(bridge_->stats().frames, 11u);
     EXPECT_EQ(bridge_->stats().reallocations, 2u);
     if (GetParam() == InteropTier::copy) {
@@ -223,11 +228,13 @@ TEST_P(Interop, DroppedFramesKeepTheSemaphoresBalanced) {
         bridge_->hand_over(t.slot);
         bridge_->drop(t.slot);
     }
-    for (uint32_t f = 0; f < 4; ++f) roundtrip(g, f);
+    for (uint32_t f = 0; f < 4; ++f)
+        roundtrip(g, f);
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiers, Interop,
-                         ::testing::Values(InteropTier::external, InteropTier::host, InteropTier::copy),
+                         ::testing::Values(InteropTier::external, InteropTier::host,
+                                           InteropTier::copy),
                          [](const auto& p) { return std::string(to_string(p.param)); });
 
 TEST(Pairing, PrefersUuidThenTypeAndVendor) {

@@ -30,8 +30,8 @@ int run_process(const ProcessOptions& o) {
     off.devices = o.devices;
     off.report = o.report;
     OfflineResult r = run_offline(off);
-    std::printf("%lld frames in %.2f s (%.1f fps) -> %s\n", static_cast<long long>(r.frames), r.wall_s,
-                r.wall_s > 0 ? static_cast<double>(r.frames) / r.wall_s : 0.0,
+    std::printf("%lld frames in %.2f s (%.1f fps) -> %s\n", static_cast<long long>(r.frames),
+                r.wall_s, r.wall_s > 0 ? static_cast<double>(r.frames) / r.wall_s : 0.0,
                 r.output_description.c_str());
     std::printf("%s", r.summary.c_str());
     return 0;

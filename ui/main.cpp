@@ -67,7 +67,8 @@ int main_impl(int argc, char** argv) {
         ->default_val("info");
     // Options common to every command may come after the command name too.
     auto common_opts = [&](CLI::App* cmd) {
-        cmd->add_option("--log-level", common.log_level, "trace, debug, info, warn, error, critical or off");
+        cmd->add_option("--log-level", common.log_level,
+                        "trace, debug, info, warn, error, critical or off");
     };
 
     // --- play ---
@@ -77,15 +78,21 @@ int main_impl(int argc, char** argv) {
     bool play_validation = false;
     auto* p = app.add_subcommand("play", "Play an input through a chain, in a window or headless");
     common_opts(p);
-    p->add_option("--input,input", play.source.input, "Input file or lavfi:GRAPH / v4l2:/dev/videoN (default: the bundled sample)");
+    p->add_option("--input,input", play.source.input,
+                  "Input file or lavfi:GRAPH / v4l2:/dev/videoN (default: the bundled sample)");
     add_input_options(p, play.source, play_inopts);
-    p->add_option("--chain", play.chain, "Filter chain, e.g. gaussian=sigma=1.5,unsharp=sigma=1:amount=0.5");
-    p->add_flag("--headless", play.headless, "Render offscreen, no window (default when there is no display)");
+    p->add_option("--chain", play.chain,
+                  "Filter chain, e.g. gaussian=sigma=1.5,unsharp=sigma=1:amount=0.5");
+    p->add_flag("--headless", play.headless,
+                "Render offscreen, no window (default when there is no display)");
     p->add_flag("--realtime", play.realtime, "Headless: pace frames by their timestamps");
     p->add_option("--frames", play.frames, "Stop after N frames")->check(CLI::PositiveNumber);
-    p->add_option("--report", play.report, "Write a JSON report (per-frame stage timings, summary, devices, tier)");
-    p->add_option("--vsync", vsync, "Window presentation: on (FIFO) or off")->check(CLI::IsMember({"on", "off"}));
-    p->add_option("--frames-in-flight", play.frames_in_flight, "Frames in flight between OpenCL and Vulkan")
+    p->add_option("--report", play.report,
+                  "Write a JSON report (per-frame stage timings, summary, devices, tier)");
+    p->add_option("--vsync", vsync, "Window presentation: on (FIFO) or off")
+        ->check(CLI::IsMember({"on", "off"}));
+    p->add_option("--frames-in-flight", play.frames_in_flight,
+                  "Frames in flight between OpenCL and Vulkan")
         ->check(CLI::Range(2, 8));
     p->add_option("--screenshot", play.screenshot, "Headless: save the last rendered frame as PNG");
     add_device_options(p, play.devices, play_interop, play_validation);
@@ -95,25 +102,31 @@ int main_impl(int argc, char** argv) {
     std::vector<std::string> proc_inopts, proc_encopts;
     std::string proc_interop = "auto";
     bool proc_validation = false;
-    auto* pr = app.add_subcommand("process", "Run a chain over an input offline, as fast as possible");
+    auto* pr =
+        app.add_subcommand("process", "Run a chain over an input offline, as fast as possible");
     common_opts(pr);
-    pr->add_option("--input,input", proc.source.input, "Input file or lavfi:GRAPH / v4l2:/dev/videoN")->required();
+    pr->add_option("--input,input", proc.source.input,
+                   "Input file or lavfi:GRAPH / v4l2:/dev/videoN")
+        ->required();
     add_input_options(pr, proc.source, proc_inopts);
     pr->add_option("--output,-o", proc.output,
-                   "Output: x.png (one frame), x_%04d.png (every frame), x.mp4/x.mkv (encode), null (discard)")
+                   "Output: x.png (one frame), x_%04d.png (every frame), x.mp4/x.mkv (encode), "
+                   "null (discard)")
         ->required();
     pr->add_option("--chain", proc.chain, "Filter chain");
     pr->add_option("--frames", proc.frames, "Stop after N frames")->check(CLI::PositiveNumber);
     pr->add_option("--report", proc.report, "Write a JSON report");
     pr->add_option("--codec", proc.codec, "Encoder for video outputs (default libx264)");
-    pr->add_option("--encoder-opt", proc_encopts, "Encoder option KEY=VALUE, repeatable (e.g. crf=18)");
+    pr->add_option("--encoder-opt", proc_encopts,
+                   "Encoder option KEY=VALUE, repeatable (e.g. crf=18)");
     add_device_options(pr, proc.devices, proc_interop, proc_validation);
 
     // --- probe ---
     ProbeOptions probe;
     std::string probe_interop = "auto";
     bool probe_validation = false;
-    auto* pb = app.add_subcommand("probe", "List OpenCL and Vulkan devices, the pair chosen and the interop tier");
+    auto* pb = app.add_subcommand(
+        "probe", "List OpenCL and Vulkan devices, the pair chosen and the interop tier");
     common_opts(pb);
     pb->add_flag("--json", probe.json, "Print JSON");
     add_device_options(pb, probe.devices, probe_interop, probe_validation);
@@ -138,7 +151,8 @@ int main_impl(int argc, char** argv) {
     }
 
     if (p->parsed()) {
-        for (const auto& kv : play_inopts) play.source.options.push_back(split_key_value(kv, "--input-opt"));
+        for (const auto& kv : play_inopts)
+            play.source.options.push_back(split_key_value(kv, "--input-opt"));
         play.chain_given = !play.chain.empty() || p->count("--chain") > 0;
         if (!play.chain_given) play.chain = kDefaultChain;
         if (play.source.input.empty()) play.source.input = default_input();
@@ -148,8 +162,10 @@ int main_impl(int argc, char** argv) {
         return run_play(play);
     }
     if (pr->parsed()) {
-        for (const auto& kv : proc_inopts) proc.source.options.push_back(split_key_value(kv, "--input-opt"));
-        for (const auto& kv : proc_encopts) proc.encoder_options.push_back(split_key_value(kv, "--encoder-opt"));
+        for (const auto& kv : proc_inopts)
+            proc.source.options.push_back(split_key_value(kv, "--input-opt"));
+        for (const auto& kv : proc_encopts)
+            proc.encoder_options.push_back(split_key_value(kv, "--encoder-opt"));
         proc.devices.interop = parse_interop(proc_interop);
         proc.devices.validation = proc_validation;
         return run_process(proc);

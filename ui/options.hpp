@@ -18,8 +18,8 @@ struct PlayOptions {
     bool headless = false;
     bool realtime = false;  // headless: pace by timestamps instead of running flat out
     bool vsync = true;
-    int64_t frames = -1;    // stop after N frames (-1: whole input)
-    std::string report;     // JSON report path ("" = none)
+    int64_t frames = -1;  // stop after N frames (-1: whole input)
+    std::string report;   // JSON report path ("" = none)
     uint32_t frames_in_flight = 3;
     std::string screenshot;  // headless: write the last presented frame here (PNG)
 };

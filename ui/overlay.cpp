@@ -85,7 +85,9 @@ Overlay::~Overlay() {
     vkDestroyDescriptorPool(vk_.device(), pool_, nullptr);
 }
 
-void Overlay::set_image_count(uint32_t n) { ImGui_ImplVulkan_SetMinImageCount(std::max(2u, n)); }
+void Overlay::set_image_count(uint32_t n) {
+    ImGui_ImplVulkan_SetMinImageCount(std::max(2u, n));
+}
 
 void Overlay::build(const OverlayState& s, float content_scale) {
     ImGui_ImplVulkan_NewFrame();
@@ -114,12 +116,14 @@ void Overlay::build(const OverlayState& s, float content_scale) {
             ImGui::Separator();
             std::vector<float> frame_ms;
             frame_ms.reserve(s.timing->records().size());
-            for (const auto& r : s.timing->records()) frame_ms.push_back(static_cast<float>(r.frame_ms));
+            for (const auto& r : s.timing->records())
+                frame_ms.push_back(static_cast<float>(r.frame_ms));
             const float top = std::max(20.0f, *std::max_element(frame_ms.begin(), frame_ms.end()));
             ImGui::PlotLines("##frame", frame_ms.data(), static_cast<int>(frame_ms.size()), 0,
                              "frame time (ms)", 0.0f, top, ImVec2(360 * scale_, 80 * scale_));
             if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingFixedFit)) {
-                for (const char* h : {"stage", "mean", "p50", "p95", "p99"}) ImGui::TableSetupColumn(h);
+                for (const char* h : {"stage", "mean", "p50", "p95", "p99"})
+                    ImGui::TableSetupColumn(h);
                 ImGui::TableHeadersRow();
                 for (const auto& name : s.timing->stage_names()) {
                     Summary sm = s.timing->summary(name);

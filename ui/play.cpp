@@ -80,7 +80,9 @@ int run_play(const PlayOptions& o) {
         int w = 0, h = 0;
         window->framebuffer_size(w, h);
         renderer = std::make_unique<Renderer>(
-            vk, SwapchainTarget{surface.get(), {static_cast<uint32_t>(w), static_cast<uint32_t>(h)}}, ro);
+            vk,
+            SwapchainTarget{surface.get(), {static_cast<uint32_t>(w), static_cast<uint32_t>(h)}},
+            ro);
     }
 
     PlayerOptions po;
@@ -162,11 +164,12 @@ int run_play(const PlayOptions& o) {
     report["headless"] = headless;
     if (!o.report.empty()) write_json_file(o.report, report);
 
-    std::printf("%lld frames in %.2f s (%.1f fps), %lld dropped, interop %s%s\n",
-                static_cast<long long>(info.frames), wall_s,
-                wall_s > 0 ? static_cast<double>(info.frames) / wall_s : 0.0,
-                static_cast<long long>(player->frames_dropped()), info.interop.c_str(),
-                info.staged_copies ? fmt::format(" ({} staged copies)", info.staged_copies).c_str() : "");
+    std::printf(
+        "%lld frames in %.2f s (%.1f fps), %lld dropped, interop %s%s\n",
+        static_cast<long long>(info.frames), wall_s,
+        wall_s > 0 ? static_cast<double>(info.frames) / wall_s : 0.0,
+        static_cast<long long>(player->frames_dropped()), info.interop.c_str(),
+        info.staged_copies ? fmt::format(" ({} staged copies)", info.staged_copies).c_str() : "");
     std::printf("%s", summary_table(player->timing()).c_str());
     if (vk.validation_errors() > 0)
         spdlog::warn("{} Vulkan validation errors", vk.validation_errors());

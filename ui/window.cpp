@@ -10,7 +10,9 @@
 namespace vfx::ui {
 
 namespace {
-void glfw_error(int code, const char* text) { spdlog::debug("glfw error {}: {}", code, text); }
+void glfw_error(int code, const char* text) {
+    spdlog::debug("glfw error {}: {}", code, text);
+}
 
 bool init_glfw() {
     static bool ok = [] {
@@ -21,7 +23,9 @@ bool init_glfw() {
 }
 }  // namespace
 
-bool Window::display_available() { return init_glfw(); }
+bool Window::display_available() {
+    return init_glfw();
+}
 
 std::vector<std::string> Window::required_instance_extensions() {
     if (!init_glfw()) fail("cannot open a window: no display (use --headless)");
@@ -54,10 +58,18 @@ VkSurfaceKHR Window::create_surface(VkInstance instance) {
     return surface;
 }
 
-void Window::poll() { glfwPollEvents(); }
-bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
-void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
-void Window::framebuffer_size(int& w, int& h) const { glfwGetFramebufferSize(window_, &w, &h); }
+void Window::poll() {
+    glfwPollEvents();
+}
+bool Window::should_close() const {
+    return glfwWindowShouldClose(window_) == GLFW_TRUE;
+}
+void Window::request_close() {
+    glfwSetWindowShouldClose(window_, GLFW_TRUE);
+}
+void Window::framebuffer_size(int& w, int& h) const {
+    glfwGetFramebufferSize(window_, &w, &h);
+}
 
 float Window::content_scale() const {
     float x = 1, y = 1;

@@ -24,7 +24,8 @@ public:
     // True when a display server can be reached (GLFW initialises).
     static bool display_available();
 
-    VkSurfaceKHR create_surface(VkInstance instance);  // caller destroys it with vkDestroySurfaceKHR
+    VkSurfaceKHR create_surface(
+        VkInstance instance);  // caller destroys it with vkDestroySurfaceKHR
     GLFWwindow* handle() const { return window_; }
 
     void poll();

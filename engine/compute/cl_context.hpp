@@ -21,9 +21,9 @@ struct ClDeviceInfo {
     int index = 0;  // position in list_cl_devices(), what --cl-device takes
     std::string platform_name, name, vendor, version, driver_version;
     cl_device_type type = 0;
-    uint32_t vendor_id = 0;     // PCI vendor id for GPUs (0x10DE NVIDIA)
-    std::optional<Uuid> uuid;   // cl_khr_device_uuid; PoCL reports none
-    std::string extensions;     // space separated
+    uint32_t vendor_id = 0;    // PCI vendor id for GPUs (0x10DE NVIDIA)
+    std::optional<Uuid> uuid;  // cl_khr_device_uuid; PoCL reports none
+    std::string extensions;    // space separated
     bool host_unified_memory = false;
     uint64_t global_mem_bytes = 0;
     uint64_t local_mem_bytes = 0;  // CL_DEVICE_LOCAL_MEM_SIZE

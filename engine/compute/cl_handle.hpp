@@ -11,11 +11,11 @@ namespace vfx {
 template <typename T>
 struct ClTraits;
 
-#define VFX_CL_TRAITS(T, retain_fn, release_fn)                  \
-    template <>                                                  \
-    struct ClTraits<T> {                                         \
-        static cl_int retain(T h) { return retain_fn(h); }       \
-        static cl_int release(T h) { return release_fn(h); }     \
+#define VFX_CL_TRAITS(T, retain_fn, release_fn)              \
+    template <>                                              \
+    struct ClTraits<T> {                                     \
+        static cl_int retain(T h) { return retain_fn(h); }   \
+        static cl_int release(T h) { return release_fn(h); } \
     }
 VFX_CL_TRAITS(cl_context, clRetainContext, clReleaseContext);
 VFX_CL_TRAITS(cl_command_queue, clRetainCommandQueue, clReleaseCommandQueue);

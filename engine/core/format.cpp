@@ -4,16 +4,23 @@ namespace vfx {
 
 std::string_view to_string(Matrix m) {
     switch (m) {
-        case Matrix::bt601: return "bt601";
-        case Matrix::bt709: return "bt709";
-        case Matrix::bt2020: return "bt2020";
+        case Matrix::bt601:
+            return "bt601";
+        case Matrix::bt709:
+            return "bt709";
+        case Matrix::bt2020:
+            return "bt2020";
     }
     return "?";
 }
 
-std::string_view to_string(Range r) { return r == Range::full ? "full" : "limited"; }
+std::string_view to_string(Range r) {
+    return r == Range::full ? "full" : "limited";
+}
 
-std::string_view to_string(WorkFormat f) { return f == WorkFormat::rgba8 ? "rgba8" : "rgba16"; }
+std::string_view to_string(WorkFormat f) {
+    return f == WorkFormat::rgba8 ? "rgba8" : "rgba16";
+}
 
 FrameGeometry make_geometry(uint32_t width, uint32_t height, WorkFormat format) {
     FrameGeometry g;

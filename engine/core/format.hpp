@@ -10,11 +10,9 @@ namespace vfx {
 //   b = significant bits, s = 2^(b-8)
 //   limited: y = (Y - 16 s) / (219 s),        c = (C - 128 s) / (224 s)
 //   full:    y = Y / (2^b - 1),               c = (C - 2^(b-1)) / (2^b - 1)
-//   (Kr, Kb) = BT.601 (0.299, 0.114), BT.709 (0.2126, 0.0722), BT.2020 (0.2627, 0.0593); Kg = 1-Kr-Kb
-//   R = y + 2(1-Kr) cr
-//   G = y - (2 Kb (1-Kb) / Kg) cb - (2 Kr (1-Kr) / Kg) cr
-//   B = y + 2(1-Kb) cb
-//   Chroma of pixel (x, y) is the sample at (x >> chroma_w_log2, y >> chroma_h_log2).
+//   (Kr, Kb) = BT.601 (0.299, 0.114), BT.709 (0.2126, 0.0722), BT.2020 (0.2627, 0.0593); Kg =
+//   1-Kr-Kb R = y + 2(1-Kr) cr G = y - (2 Kb (1-Kb) / Kg) cb - (2 Kr (1-Kr) / Kg) cr B = y +
+//   2(1-Kb) cb Chroma of pixel (x, y) is the sample at (x >> chroma_w_log2, y >> chroma_h_log2).
 //   Out = round-to-nearest-even(clamp(v, 0, 1) * (2^16-1 or 2^8-1)), alpha = max.
 //   `gray` and `rgba` layouts are full-range samples scaled to the working format the same way.
 // YUV -> RGB matrix coefficients.
@@ -36,7 +34,9 @@ std::string_view to_string(Range r);
 // source's transfer curve. Alpha is 1 and passes through every filter.
 enum class WorkFormat : uint8_t { rgba8, rgba16 };
 
-constexpr size_t bytes_per_pixel(WorkFormat f) { return f == WorkFormat::rgba8 ? 4 : 8; }
+constexpr size_t bytes_per_pixel(WorkFormat f) {
+    return f == WorkFormat::rgba8 ? 4 : 8;
+}
 std::string_view to_string(WorkFormat f);
 
 // Geometry of a working-format frame in a linear buffer. Rows are `pitch` bytes apart;

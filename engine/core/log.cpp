@@ -36,7 +36,8 @@ void ffmpeg_callback(void* avcl, int level, const char* fmt, va_list vl) {
     av_log_format_line2(avcl, level, fmt, vl, line.data(), static_cast<int>(line.size()),
                         &print_prefix);
     std::string text(line.data());
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+        text.pop_back();
     if (text.empty()) return;
     if (level <= AV_LOG_ERROR)
         spdlog::debug("ffmpeg: {}", text);  // the caller reports user-facing errors itself
@@ -48,8 +49,7 @@ void ffmpeg_callback(void* avcl, int level, const char* fmt, va_list vl) {
 }  // namespace
 
 void route_ffmpeg_log() {
-    av_log_set_level(spdlog::get_level() <= spdlog::level::trace ? AV_LOG_VERBOSE
-                                                                 : AV_LOG_WARNING);
+    av_log_set_level(spdlog::get_level() <= spdlog::level::trace ? AV_LOG_VERBOSE : AV_LOG_WARNING);
     av_log_set_callback(ffmpeg_callback);
 }
 

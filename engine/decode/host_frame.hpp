@@ -31,7 +31,7 @@ struct HostFrame {
     double decode_ms = 0;  // host time spent demuxing + decoding this frame (incl. fallback)
     std::chrono::steady_clock::time_point ready_at;  // when it entered the queue
 
-    std::string pixel_format;  // the decoder's pixel format name, e.g. "yuv420p10le"
+    std::string pixel_format;       // the decoder's pixel format name, e.g. "yuv420p10le"
     bool swscale_fallback = false;  // true when libswscale brought it to `rgba`
 
     Plane plane(int i) const;  // i < 3; layout-dependent planes, unused ones are null

@@ -18,7 +18,8 @@ namespace {
 template <typename Fn>
 Fn cl_ext(const ClContext& cl, const char* name) {
     void* p = cl.extension_function(name);
-    if (!p) throw GpuError(fmt::format("OpenCL entry point {} is missing", name), CL_INVALID_OPERATION);
+    if (!p)
+        throw GpuError(fmt::format("OpenCL entry point {} is missing", name), CL_INVALID_OPERATION);
     return reinterpret_cast<Fn>(p);
 }
 
@@ -31,7 +32,9 @@ struct ClSemaphoreFns {
     clEnqueueReleaseExternalMemObjectsKHR_fn release_mem = nullptr;
 };
 
-size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+size_t round_up(size_t v, size_t a) {
+    return (v + a - 1) / a * a;
+}
 
 }  // namespace
 
@@ -113,7 +116,8 @@ void Bridge::drain() {
         if (s->render_serial) render_waiter_(s->render_serial);
         s->render_serial = 0;
         if (s->cl_mapped) {  // host tier: give the mapping back before anything is freed
-            clEnqueueUnmapMemObject(cl_.queue(), s->cl_buffer.get(), s->cl_mapped, 0, nullptr, nullptr);
+            clEnqueueUnmapMemObject(cl_.queue(), s->cl_buffer.get(), s->cl_mapped, 0, nullptr,
+                                    nullptr);
             s->cl_mapped = nullptr;
         }
     }
@@ -122,14 +126,16 @@ void Bridge::drain() {
 
 void Bridge::reallocate(const FrameGeometry& g) {
     drain();
-    for (auto& s : slots_) s.reset();
+    for (auto& s : slots_)
+        s.reset();
     geometry_ = g;
     ++stats_.reallocations;
 
     VkDevice dev = vk_.device();
     ClSemaphoreFns fns;
     if (tier_ == InteropTier::external) {
-        fns.create = cl_ext<clCreateSemaphoreWithPropertiesKHR_fn>(cl_, "clCreateSemaphoreWithPropertiesKHR");
+        fns.create = cl_ext<clCreateSemaphoreWithPropertiesKHR_fn>(
+            cl_, "clCreateSemaphoreWithPropertiesKHR");
         fns.wait = cl_ext<clEnqueueWaitSemaphoresKHR_fn>(cl_, "clEnqueueWaitSemaphoresKHR");
         fns.signal = cl_ext<clEnqueueSignalSemaphoresKHR_fn>(cl_, "clEnqueueSignalSemaphoresKHR");
         fns.release = cl_ext<clReleaseSemaphoreKHR_fn>(cl_, "clReleaseSemaphoreKHR");
@@ -162,7 +168,8 @@ void Bridge::reallocate(const FrameGeometry& g) {
         auto s = std::make_unique<Slot>(fns, i);
         const std::string name = fmt::format("SharedFrame[{}]", i);
 
-        VkExternalMemoryBufferCreateInfo ext_buf{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+        VkExternalMemoryBufferCreateInfo ext_buf{
+            VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
         VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
         bi.size = bytes;
         bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -205,7 +212,8 @@ void Bridge::reallocate(const FrameGeometry& g) {
                 export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
                 ai.pNext = &export_info;
                 ai.allocationSize = req.size;
-                ai.memoryTypeIndex = vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+                ai.memoryTypeIndex =
+                    vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
                 allocate(ai);
                 VkMemoryGetFdInfoKHR fdi{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
                 fdi.memory = s->memory.get();
@@ -213,10 +221,12 @@ void Bridge::reallocate(const FrameGeometry& g) {
                 int fd = -1;
                 VFX_VK(get_memory_fd(dev, &fdi, &fd));
                 cl_device_id dev_id = cl_.device();
-                const cl_mem_properties props[] = {
-                    CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, static_cast<cl_mem_properties>(fd),
-                    CL_DEVICE_HANDLE_LIST_KHR, reinterpret_cast<cl_mem_properties>(dev_id),
-                    CL_DEVICE_HANDLE_LIST_END_KHR, 0};
+                const cl_mem_properties props[] = {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR,
+                                                   static_cast<cl_mem_properties>(fd),
+                                                   CL_DEVICE_HANDLE_LIST_KHR,
+                                                   reinterpret_cast<cl_mem_properties>(dev_id),
+                                                   CL_DEVICE_HANDLE_LIST_END_KHR,
+                                                   0};
                 cl_mem m = clCreateBufferWithProperties(cl_.context(), props, CL_MEM_READ_WRITE,
                                                         req.size, nullptr, &err);
                 if (err != CL_SUCCESS) close(fd);  // on success the driver owns the descriptor
@@ -232,7 +242,8 @@ void Bridge::reallocate(const FrameGeometry& g) {
                     VkSemaphore raw = VK_NULL_HANDLE;
                     VFX_VK(vkCreateSemaphore(dev, &si, nullptr, &raw));
                     vs = SemaphoreHandle(dev, raw);
-                    vk_.set_name(raw, VK_OBJECT_TYPE_SEMAPHORE, fmt::format("{}.{}", name, what).c_str());
+                    vk_.set_name(raw, VK_OBJECT_TYPE_SEMAPHORE,
+                                 fmt::format("{}.{}", name, what).c_str());
                     VkSemaphoreGetFdInfoKHR sfi{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
                     sfi.semaphore = raw;
                     sfi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -240,8 +251,8 @@ void Bridge::reallocate(const FrameGeometry& g) {
                     VFX_VK(get_semaphore_fd(dev, &sfi, &sfd));
                     const cl_semaphore_properties_khr sp[] = {
                         CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
-                        CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, static_cast<cl_semaphore_properties_khr>(sfd),
-                        0};
+                        CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+                        static_cast<cl_semaphore_properties_khr>(sfd), 0};
                     cl_int serr = CL_SUCCESS;
                     cl_semaphore_khr imported = fns.create(cl_.context(), sp, &serr);
                     if (serr != CL_SUCCESS) close(sfd);
@@ -256,8 +267,10 @@ void Bridge::reallocate(const FrameGeometry& g) {
                 s->host_memory.reset(std::aligned_alloc(host_align, bytes));
                 if (!s->host_memory) throw GpuError("host allocation for SharedFrame failed", 0);
                 std::memset(s->host_memory.get(), 0, bytes);
-                VkMemoryHostPointerPropertiesEXT hpp{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-                VFX_VK(host_pointer_props(dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                VkMemoryHostPointerPropertiesEXT hpp{
+                    VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+                VFX_VK(host_pointer_props(dev,
+                                          VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
                                           s->host_memory.get(), &hpp));
                 import_host.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
                 import_host.pHostPointer = s->host_memory.get();
@@ -274,12 +287,13 @@ void Bridge::reallocate(const FrameGeometry& g) {
             }
             case InteropTier::copy: {
                 ai.allocationSize = req.size;
-                ai.memoryTypeIndex = vk_.memory_type(
-                    req.memoryTypeBits,
-                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+                ai.memoryTypeIndex =
+                    vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
                 allocate(ai);
                 VFX_VK(vkMapMemory(dev, s->memory.get(), 0, VK_WHOLE_SIZE, 0, &s->vk_mapped));
-                cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err);
+                cl_mem m =
+                    clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err);
                 VFX_CL_ERR(err, "clCreateBuffer(staged SharedFrame)");
                 s->cl_buffer = ClMem(m);
                 break;
@@ -310,7 +324,8 @@ Bridge::WriteTarget Bridge::begin_write(const FrameGeometry& g) {
         case InteropTier::host:
             if (s.render_serial) render_waiter_(s.render_serial);
             if (s.cl_mapped) {
-                VFX_CL(clEnqueueUnmapMemObject(q, s.cl_buffer.get(), s.cl_mapped, 0, nullptr, nullptr));
+                VFX_CL(clEnqueueUnmapMemObject(q, s.cl_buffer.get(), s.cl_mapped, 0, nullptr,
+                                               nullptr));
                 s.cl_mapped = nullptr;
             }
             break;
@@ -336,8 +351,9 @@ void Bridge::end_write(const WriteTarget& t) {
             break;
         }
         case InteropTier::host:
-            s.cl_mapped = clEnqueueMapBuffer(q, s.cl_buffer.get(), CL_FALSE, CL_MAP_READ, 0,
-                                             geometry_.size_bytes(), 0, nullptr, s.written.out(), &err);
+            s.cl_mapped =
+                clEnqueueMapBuffer(q, s.cl_buffer.get(), CL_FALSE, CL_MAP_READ, 0,
+                                   geometry_.size_bytes(), 0, nullptr, s.written.out(), &err);
             VFX_CL_ERR(err, "clEnqueueMapBuffer(SharedFrame)");
             VFX_CL(clFlush(q));
             break;

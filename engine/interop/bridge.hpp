@@ -3,11 +3,14 @@
 // The tier lives only in here; the session and the renderer see slots, buffers and semaphores.
 //
 //   tier      memory                                         CL -> VK                VK -> CL
-//   external  Vulkan-exported (opaque fd), CL-imported       sem_ready[i] (GPU)      sem_free[i] (GPU)
-//   host      one page-aligned host allocation: CL USE_HOST  host wait on CL's map   host wait on the
+//   external  Vulkan-exported (opaque fd), CL-imported       sem_ready[i] (GPU)      sem_free[i]
+//   (GPU) host      one page-aligned host allocation: CL USE_HOST  host wait on CL's map   host
+//   wait on the
 //             _PTR buffer, Vulkan VK_EXT_external_memory_host event at hand_over()   render's fence
-//   copy      CL device buffer + Vulkan host-visible buffer; host wait on the read   host wait on the
-//             a CL read into the Vulkan memory per frame      at hand_over()          render's fence
+//   copy      CL device buffer + Vulkan host-visible buffer; host wait on the read   host wait on
+//   the
+//             a CL read into the Vulkan memory per frame      at hand_over()          render's
+//             fence
 //
 // Synchronisation contract, slot i (frame n uses slot n % slots()):
 //   * begin_write (compute thread, CL queue): before any command that writes slot i,
@@ -16,9 +19,9 @@
 //       host/copy: host-waits until the render that last read slot i completed (render waiter).
 //     Between begin_write and end_write only the CL queue touches slot i's buffer.
 //   * end_write (CL queue): after the last writing command,
-//       external: releases the buffer, enqueues clEnqueueSignalSemaphoresKHR(sem_ready[i]), flushes;
-//       host: enqueues a map of the buffer (makes the host memory current);
-//       copy: enqueues a read of the CL buffer into slot i's Vulkan memory.
+//       external: releases the buffer, enqueues clEnqueueSignalSemaphoresKHR(sem_ready[i]),
+//       flushes; host: enqueues a map of the buffer (makes the host memory current); copy: enqueues
+//       a read of the CL buffer into slot i's Vulkan memory.
 //   * hand_over (render thread): external: returns sem_ready[i] to WAIT on and sem_free[i] to
 //     SIGNAL (the render submission must do both, exactly once); host/copy: host-waits the event
 //     of end_write, returns no semaphores. Vulkan may read slot i until its submission completes.
@@ -40,10 +43,10 @@
 namespace vfx {
 
 struct BridgeStats {
-    uint64_t frames = 0;        // frames handed over
-    uint64_t copies = 0;        // staged copies (copy tier only)
-    uint64_t bytes_copied = 0;  // bytes moved by staged copies
-    uint64_t reallocations = 0; // shared-buffer re-creations after size changes
+    uint64_t frames = 0;         // frames handed over
+    uint64_t copies = 0;         // staged copies (copy tier only)
+    uint64_t bytes_copied = 0;   // bytes moved by staged copies
+    uint64_t reallocations = 0;  // shared-buffer re-creations after size changes
 };
 
 class Bridge {

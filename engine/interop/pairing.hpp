@@ -18,10 +18,10 @@ std::string_view to_string(InteropTier t);
 InteropRequest parse_interop(std::string_view text);
 
 struct DevicePair {
-    int cl = -1;   // index into the CL list
-    int vk = -1;   // index into the VK list; -1 when no Vulkan device (process needs none)
+    int cl = -1;  // index into the CL list
+    int vk = -1;  // index into the VK list; -1 when no Vulkan device (process needs none)
     bool same_physical_device = false;  // UUIDs matched
-    std::string reason;  // one line: how the pair was chosen
+    std::string reason;                 // one line: how the pair was chosen
 };
 
 // Prefers a GPU. Pairs the OpenCL device with the Vulkan one by UUID when both report one, else

@@ -655,7 +655,8 @@ void Renderer::harvest(Slot& slot) {
     const double ms = static_cast<double>(ticks) * timestamp_ns_ / 1e6;
     if (!last_timing_ || slot.serial > last_timing_->serial) last_timing_ = {slot.serial, ms};
     recent_timings_.push_back({slot.serial, ms});
-    while (recent_timings_.size() > kRecentTimings) recent_timings_.pop_front();
+    while (recent_timings_.size() > kRecentTimings)
+        recent_timings_.pop_front();
 }
 
 std::optional<double> Renderer::timing_of(uint64_t serial) const {

@@ -164,7 +164,7 @@ struct RgbaImage {
 };
 
 class Renderer {
-  public:
+public:
     Renderer(VkContext& ctx, const SwapchainTarget& target, const RendererOptions& options = {});
     Renderer(VkContext& ctx, const OffscreenTarget& target, const RendererOptions& options = {});
     ~Renderer();
@@ -214,7 +214,7 @@ class Renderer {
     DeferredQueue& deferred() { return deferred_; }
     VkContext& context() { return ctx_; }
 
-  private:
+private:
     struct Slot {
         CommandPoolHandle pool;
         VkCommandBuffer cmd = VK_NULL_HANDLE;

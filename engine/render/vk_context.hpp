@@ -22,7 +22,7 @@ struct VkDeviceDesc {
     VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
     uint32_t vendor_id = 0;
     uint32_t api_version = 0;
-    std::array<uint8_t, 16> uuid{};  // deviceUUID, to pair with cl_khr_device_uuid
+    std::array<uint8_t, 16> uuid{};      // deviceUUID, to pair with cl_khr_device_uuid
     bool external_memory_fd = false;     // VK_KHR_external_memory_fd
     bool external_semaphore_fd = false;  // VK_KHR_external_semaphore_fd
     bool external_memory_host = false;   // VK_EXT_external_memory_host
@@ -99,10 +99,9 @@ public:
 
     // Host access synchronisation: the queue is used by the render thread only.
 private:
-    static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                         VkDebugUtilsMessageTypeFlagsEXT,
-                                                         const VkDebugUtilsMessengerCallbackDataEXT*,
-                                                         void*);
+    static VKAPI_ATTR VkBool32 VKAPI_CALL
+    debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                   const VkDebugUtilsMessengerCallbackDataEXT*, void*);
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;

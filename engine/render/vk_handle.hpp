@@ -20,7 +20,7 @@ namespace vfx {
 
 template <typename T, auto Destroy, typename Owner = VkDevice>
 class VkHandle {
-  public:
+public:
     VkHandle() = default;
     // Takes ownership of `handle` (may be VK_NULL_HANDLE).
     VkHandle(Owner owner, T handle) : owner_(owner), handle_(handle) {}
@@ -51,7 +51,7 @@ class VkHandle {
     Owner owner() const { return owner_; }
     explicit operator bool() const { return handle_ != VK_NULL_HANDLE; }
 
-  private:
+private:
     Owner owner_ = VK_NULL_HANDLE;
     T handle_ = VK_NULL_HANDLE;
 };
@@ -81,7 +81,7 @@ using SurfaceHandle = VkHandle<VkSurfaceKHR, vkDestroySurfaceKHR, VkInstance>;
 // Not thread-safe: use from the thread that submits the work. The destructor destroys what is
 // left, so destroy the queue only once the GPU is idle (and before the VkDevice).
 class DeferredQueue {
-  public:
+public:
     DeferredQueue() = default;
     DeferredQueue(const DeferredQueue&) = delete;
     DeferredQueue& operator=(const DeferredQueue&) = delete;
@@ -123,7 +123,7 @@ class DeferredQueue {
     size_t size() const { return items_.size(); }
     bool empty() const { return items_.empty(); }
 
-  private:
+private:
     struct Base {
         virtual ~Base() = default;
     };

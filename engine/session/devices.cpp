@@ -10,7 +10,8 @@ DeviceChoice choose(const DeviceOptions& opts, bool want_vulkan) {
     DeviceChoice c;
     c.cl = list_cl_devices();
     if (want_vulkan) c.vk = list_vk_devices();
-    c.pair = choose_devices(c.cl, c.vk, opts.cl_device, want_vulkan ? opts.vk_device : std::nullopt);
+    c.pair =
+        choose_devices(c.cl, c.vk, opts.cl_device, want_vulkan ? opts.vk_device : std::nullopt);
     if (const auto* vk = c.vk_device()) {
         try {
             c.tier = choose_tier(c.cl_device(), *vk, c.pair.same_physical_device, opts.interop);
@@ -23,7 +24,8 @@ DeviceChoice choose(const DeviceOptions& opts, bool want_vulkan) {
 
 const TierChoice& require_tier(const DeviceChoice& c) {
     if (!c.tier_error.empty()) throw Error(c.tier_error);
-    if (!c.tier) throw Error("no Vulkan device found (install a Vulkan driver, e.g. mesa-vulkan-drivers)");
+    if (!c.tier)
+        throw Error("no Vulkan device found (install a Vulkan driver, e.g. mesa-vulkan-drivers)");
     return *c.tier;
 }
 
@@ -68,11 +70,11 @@ std::string describe(const DeviceChoice& c) {
         out += fmt::format("  {}{} {} — {}, {}, UUID {}\n",
                            static_cast<int>(d.index) == c.pair.vk ? "*" : " ", d.index, d.name,
                            d.type_name(), d.driver, uuid_text(d.uuid));
-        out += fmt::format("      external memory fd: {}, external semaphore fd: {}, external "
-                           "memory host: {}\n",
-                           d.external_memory_fd ? "yes" : "no",
-                           d.external_semaphore_fd ? "yes" : "no",
-                           d.external_memory_host ? "yes" : "no");
+        out += fmt::format(
+            "      external memory fd: {}, external semaphore fd: {}, external "
+            "memory host: {}\n",
+            d.external_memory_fd ? "yes" : "no", d.external_semaphore_fd ? "yes" : "no",
+            d.external_memory_host ? "yes" : "no");
     }
     out += fmt::format("Pair: {}{}\n      {}\n", short_name(c.cl_device()),
                        c.vk_device() ? " + " + short_name(*c.vk_device()) : "", c.pair.reason);

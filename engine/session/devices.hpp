@@ -44,7 +44,7 @@ const TierChoice& require_tier(const DeviceChoice& c);
 
 std::string describe(const DeviceChoice& c);  // the text `vfx probe` prints
 nlohmann::json to_json(const DeviceChoice& c);
-std::string short_name(const ClDeviceInfo& d);   // "OpenCL: NVIDIA H100 (GPU, NVIDIA CUDA)"
-std::string short_name(const VkDeviceDesc& d);   // "Vulkan: llvmpipe (CPU)"
+std::string short_name(const ClDeviceInfo& d);  // "OpenCL: NVIDIA H100 (GPU, NVIDIA CUDA)"
+std::string short_name(const VkDeviceDesc& d);  // "Vulkan: llvmpipe (CPU)"
 
 }  // namespace vfx

@@ -64,7 +64,8 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         rec.index = f.index;
         rec.time_s = f.time_s;
         rec.stages.emplace_back("decode", f.decode_ms);
-        for (const auto& st : f.pending.timings()) rec.stages.emplace_back(st.name, st.ms);
+        for (const auto& st : f.pending.timings())
+            rec.stages.emplace_back(st.name, st.ms);
         rec.stages.emplace_back("readback", cl_event_ms(ev));
         rec.stages.emplace_back("wait", wait_ms);
         rec.stages.emplace_back("write", ms_since(tw));
@@ -80,9 +81,9 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         if (!frame) break;
         InFlight& f = ring[static_cast<size_t>(submitted) % ring.size()];
         if (f.busy) retire(f);
-        const FrameGeometry g = make_geometry(static_cast<uint32_t>(frame->width),
-                                              static_cast<uint32_t>(frame->height),
-                                              frame->format.work_format());
+        const FrameGeometry g =
+            make_geometry(static_cast<uint32_t>(frame->width), static_cast<uint32_t>(frame->height),
+                          frame->format.work_format());
         if (!sink) {
             SinkOptions so;
             so.path = opts.output;
@@ -99,12 +100,15 @@ OfflineResult run_offline(const OfflineOptions& opts) {
             if (f.pinned && f.host)
                 clEnqueueUnmapMemObject(cl.queue(), f.pinned.get(), f.host, 0, nullptr, nullptr);
             clFinish(cl.queue());
-            f.device = ClMem(clCreateBuffer(cl.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err));
+            f.device = ClMem(
+                clCreateBuffer(cl.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err));
             VFX_CL_ERR(err, "clCreateBuffer(output)");
-            f.pinned = ClMem(clCreateBuffer(cl.context(), CL_MEM_ALLOC_HOST_PTR, g.size_bytes(), nullptr, &err));
+            f.pinned = ClMem(
+                clCreateBuffer(cl.context(), CL_MEM_ALLOC_HOST_PTR, g.size_bytes(), nullptr, &err));
             VFX_CL_ERR(err, "clCreateBuffer(pinned read-back)");
-            f.host = clEnqueueMapBuffer(cl.queue(), f.pinned.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                        0, g.size_bytes(), 0, nullptr, nullptr, &err);
+            f.host =
+                clEnqueueMapBuffer(cl.queue(), f.pinned.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                   0, g.size_bytes(), 0, nullptr, nullptr, &err);
             VFX_CL_ERR(err, "clEnqueueMapBuffer(pinned read-back)");
             f.geometry = g;
         }
@@ -126,7 +130,8 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     if (!sink) fail("'{}': the input gave no frames", opts.source.input);
     sink->finish();
     for (auto& f : ring)
-        if (f.pinned && f.host) clEnqueueUnmapMemObject(cl.queue(), f.pinned.get(), f.host, 0, nullptr, nullptr);
+        if (f.pinned && f.host)
+            clEnqueueUnmapMemObject(cl.queue(), f.pinned.get(), f.host, 0, nullptr, nullptr);
     clFinish(cl.queue());
 
     OfflineResult r;

@@ -15,14 +15,14 @@ namespace vfx {
 
 struct OfflineOptions {
     SourceOptions source;
-    std::string chain;     // chain text (parsed before anything is opened)
-    std::string output;    // sink path, or "null"
+    std::string chain;   // chain text (parsed before anything is opened)
+    std::string output;  // sink path, or "null"
     std::string codec;
     std::vector<std::pair<std::string, std::string>> encoder_options;
-    int64_t frames = -1;   // stop after N frames
+    int64_t frames = -1;  // stop after N frames
     DeviceOptions devices;
     uint32_t in_flight = 3;
-    std::string report;    // JSON report path ("" = none)
+    std::string report;  // JSON report path ("" = none)
 };
 
 struct OfflineResult {

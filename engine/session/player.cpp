@@ -16,7 +16,10 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 
 Player::Player(const PlayerOptions& opts, ClContext& cl, VkContext& vk, Renderer& renderer,
                InteropTier tier)
-    : opts_(opts), cl_(cl), renderer_(renderer), chain_(parse_chain(opts.chain)),
+    : opts_(opts),
+      cl_(cl),
+      renderer_(renderer),
+      chain_(parse_chain(opts.chain)),
       timing_(512, /*keep_all=*/true) {
     source_ = Source::open(opts_.source);
     processor_ = std::make_unique<FrameProcessor>(cl, chain_);
@@ -54,8 +57,9 @@ bool Player::step(const OverlayFn& overlay) {
             clock_start_ = t_got;
             first_time_s_ = frame->time_s;
         }
-        const auto due = *clock_start_ + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(frame->time_s - first_time_s_));
+        const auto due =
+            *clock_start_ + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(frame->time_s - first_time_s_));
         const double interval = stream().fps > 0 ? 1.0 / stream().fps : 1.0 / 30;
         if (shown_ > 0 && Clock::now() > due + std::chrono::duration_cast<Clock::duration>(
                                                    std::chrono::duration<double>(interval))) {
@@ -65,9 +69,9 @@ bool Player::step(const OverlayFn& overlay) {
         std::this_thread::sleep_until(due);
     }
 
-    const FrameGeometry g = make_geometry(static_cast<uint32_t>(frame->width),
-                                          static_cast<uint32_t>(frame->height),
-                                          frame->format.work_format());
+    const FrameGeometry g =
+        make_geometry(static_cast<uint32_t>(frame->width), static_cast<uint32_t>(frame->height),
+                      frame->format.work_format());
     InFlight f;
     f.record.index = frame->index;
     f.record.time_s = frame->time_s;
@@ -110,10 +114,10 @@ bool Player::step(const OverlayFn& overlay) {
     in_flight_.push_back(std::move(f));
     ++shown_;
 
-    frame_desc_ = fmt::format("{}x{} {}{}, {} {} -> {}", frame->width, frame->height,
-                              frame->pixel_format, frame->swscale_fallback ? " (swscale)" : "",
-                              to_string(frame->color.matrix), to_string(frame->color.range),
-                              to_string(g.format));
+    frame_desc_ =
+        fmt::format("{}x{} {}{}, {} {} -> {}", frame->width, frame->height, frame->pixel_format,
+                    frame->swscale_fallback ? " (swscale)" : "", to_string(frame->color.matrix),
+                    to_string(frame->color.range), to_string(g.format));
     return true;
 }
 
@@ -126,7 +130,8 @@ void Player::harvest(bool wait) {
         // Stage order in the record: decode, queue, the OpenCL stages, handover, render, present.
         std::vector<std::pair<std::string, double>> stages(f.record.stages.begin(),
                                                            f.record.stages.begin() + 2);
-        for (const auto& st : f.pending.timings()) stages.emplace_back(st.name, st.ms);
+        for (const auto& st : f.pending.timings())
+            stages.emplace_back(st.name, st.ms);
         stages.insert(stages.end(), f.record.stages.begin() + 2, f.record.stages.end() - 1);
         if (auto t = renderer_.timing_of(f.serial)) stages.emplace_back("render", *t);
         stages.push_back(f.record.stages.back());

@@ -17,14 +17,15 @@ nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const D
     nlohmann::json j;
     j["command"] = run.command;
     j["version"] = VFX_VERSION;
-    j["input"] = {{"url", stream.url},       {"demuxer", stream.demuxer},
-                  {"codec", stream.codec},   {"pixel_format", stream.pixel_format},
-                  {"width", stream.width},   {"height", stream.height},
-                  {"fps", stream.fps},       {"duration_s", stream.duration_s},
+    j["input"] = {{"url", stream.url},     {"demuxer", stream.demuxer},
+                  {"codec", stream.codec}, {"pixel_format", stream.pixel_format},
+                  {"width", stream.width}, {"height", stream.height},
+                  {"fps", stream.fps},     {"duration_s", stream.duration_s},
                   {"live", stream.live}};
     j["chain"] = run.chain;
     j["devices"] = to_json(dev);
-    j["interop"] = {{"tier", run.interop}, {"reason", run.interop_reason},
+    j["interop"] = {{"tier", run.interop},
+                    {"reason", run.interop_reason},
                     {"staged_copies", run.staged_copies}};
     j["frames"] = run.frames;
     j["wall_s"] = run.wall_s;
@@ -42,8 +43,10 @@ void check_writable(const std::string& path, const char* what) {
     fs::path p(path);
     fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
-    if (access(dir.c_str(), W_OK) != 0) fail("{} '{}': folder '{}' is not writable", what, path, dir.string());
+    if (!fs::is_directory(dir, ec))
+        fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
+    if (access(dir.c_str(), W_OK) != 0)
+        fail("{} '{}': folder '{}' is not writable", what, path, dir.string());
     if (fs::is_directory(p, ec)) fail("{} '{}' is a folder", what, path);
 }
 

@@ -40,7 +40,8 @@ void TimingLog::add(FrameRecord rec) {
     records_.push_back(std::move(rec));
     ++total_;
     if (!keep_all_)
-        while (records_.size() > ring_) records_.pop_front();
+        while (records_.size() > ring_)
+            records_.pop_front();
 }
 
 void TimingLog::clear() {
@@ -67,8 +68,11 @@ nlohmann::json TimingLog::to_json() const {
     nlohmann::json frames = nlohmann::json::array();
     for (const auto& r : records_) {
         nlohmann::json stages = nlohmann::json::object();
-        for (const auto& [n, ms] : r.stages) stages[n] = ms;
-        frames.push_back({{"index", r.index}, {"time_s", r.time_s}, {"frame_ms", r.frame_ms},
+        for (const auto& [n, ms] : r.stages)
+            stages[n] = ms;
+        frames.push_back({{"index", r.index},
+                          {"time_s", r.time_s},
+                          {"frame_ms", r.frame_ms},
                           {"stages_ms", stages}});
     }
     nlohmann::json summary = nlohmann::json::object();

@@ -17,7 +17,7 @@ namespace vfx {
 
 struct FrameRecord {
     int64_t index = 0;
-    double time_s = 0;  // presentation time of the frame
+    double time_s = 0;                                   // presentation time of the frame
     std::vector<std::pair<std::string, double>> stages;  // stage name -> milliseconds, in order
     double frame_ms = 0;  // wall-clock interval since the previous frame was finished
 
@@ -35,7 +35,8 @@ Summary summarize(std::vector<double> values);
 class TimingLog {
 public:
     // keep_all: keep every record (for the report); otherwise only the last `ring` records.
-    explicit TimingLog(size_t ring = 512, bool keep_all = false) : ring_(ring), keep_all_(keep_all) {}
+    explicit TimingLog(size_t ring = 512, bool keep_all = false)
+        : ring_(ring), keep_all_(keep_all) {}
 
     void add(FrameRecord rec);
     void clear();

@@ -19,7 +19,8 @@ int run_command(const std::string& cmd, std::string* output) {
     std::array<char, 4096> buf{};
     std::string out;
     size_t n = 0;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+        out.append(buf.data(), n);
     int status = pclose(p);
     if (output) *output = out;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -60,6 +61,8 @@ std::string scratch_dir() {
     return d.string();
 }
 
-std::string vfx_binary() { return VFX_BINARY; }
+std::string vfx_binary() {
+    return VFX_BINARY;
+}
 
 }  // namespace vfx::test
