@@ -1,4 +1,4 @@
-// The built-in filters: gaussian and unsharp (kernels/gaussian.cl, kernels/unsharp.cl).
+// The blur family: gaussian and unsharp (kernels/gaussian.cl, kernels/unsharp.cl).
 #include <spdlog/spdlog.h>
 
 #include <cmath>
@@ -180,7 +180,7 @@ ParamSpec sigma_param(double def) {
 
 }  // namespace
 
-std::vector<FilterInfo> builtin_filters() {
+std::vector<FilterInfo> blur_filters() {
     std::vector<FilterInfo> out;
     {
         FilterInfo f;

@@ -1,0 +1,8 @@
+// The composite family (see builtin_filters.hpp). Being written.
+#include "compute/builtin_filters.hpp"
+
+namespace vfx {
+
+std::vector<FilterInfo> composite_filters() { return {}; }
+
+}  // namespace vfx
