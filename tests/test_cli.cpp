@@ -6,6 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "compute/chain.hpp"
+#include "compute/registry.hpp"
 #include "decode/source.hpp"
 #include "support/media.hpp"
 
@@ -98,6 +100,52 @@ TEST(Cli, ProbeNamesThePairAndTheTier) {
     auto doc = nlohmann::json::parse(j.output);
     EXPECT_FALSE(doc["opencl"].empty());
     EXPECT_TRUE(doc["interop"].contains("tier"));
+}
+
+TEST(Cli, FiltersJsonMatchesTheRegistry) {
+    Outcome r = vfx_run("filters --json --log-level off");
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto doc = nlohmann::json::parse(r.output);
+    const auto filters = vfx::registered_filters();
+    ASSERT_EQ(doc.size(), filters.size());
+    for (size_t i = 0; i < filters.size(); ++i) {
+        const auto& f = *filters[i];
+        const auto& j = doc[i];
+        EXPECT_EQ(j["name"], f.name);
+        EXPECT_EQ(j["help"], f.help);
+        EXPECT_EQ(j["pointwise"], f.pointwise);
+        ASSERT_EQ(j["params"].size(), f.params.size()) << f.name;
+        for (size_t k = 0; k < f.params.size(); ++k) {
+            const auto& p = f.params[k];
+            const auto& jp = j["params"][k];
+            EXPECT_EQ(jp["name"], p.name);
+            EXPECT_EQ(jp["type"], std::string(vfx::to_string(p.type)));
+            EXPECT_EQ(jp["help"], p.help);
+            // The default, written back as chain text, is the registry's default.
+            vfx::FilterInstance inst = vfx::make_filter(f.name);
+            const std::string text = jp["default"].is_array() ? [&] {
+                std::string t;
+                for (const auto& v : jp["default"]) t += (t.empty() ? "" : "|") + vfx::format_param_value(v.get<double>());
+                return t;
+            }() : jp["default"].is_string() ? jp["default"].get<std::string>()
+              : jp["default"].is_boolean() ? std::string(jp["default"].get<bool>() ? "true" : "false")
+              : jp["default"].is_number_integer() ? std::to_string(jp["default"].get<int64_t>())
+              : vfx::format_param_value(jp["default"].get<double>());
+            inst.set(p.name, text);
+            EXPECT_EQ(inst, vfx::make_filter(f.name))
+                << f.name << "." << p.name << " default " << text;
+            if (p.type == vfx::ParamType::enum_value) {
+                EXPECT_EQ(jp["allowed"].get<std::vector<std::string>>(), p.allowed);
+            } else if (p.type != vfx::ParamType::bool_value) {
+                EXPECT_EQ(jp["min"].get<double>(), p.min);
+                EXPECT_EQ(jp["max"].get<double>(), p.max);
+            }
+        }
+    }
+    Outcome text = vfx_run("filters");
+    ASSERT_EQ(text.status, 0);
+    for (const auto* f : filters)
+        EXPECT_NE(text.output.find(f->name + ":"), std::string::npos) << f->name;
 }
 
 TEST(Cli, HeadlessPlayOfTheSampleWritesAReport) {

@@ -131,6 +131,13 @@ int main_impl(int argc, char** argv) {
     pb->add_flag("--json", probe.json, "Print JSON");
     add_device_options(pb, probe.devices, probe_interop, probe_validation);
 
+    // --- filters ---
+    FiltersOptions filters;
+    auto* fl = app.add_subcommand("filters", "List every filter and its parameters");
+    common_opts(fl);
+    fl->add_flag("--json", filters.json,
+                 "Print JSON: type, default, min, max, allowed values, help");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -170,6 +177,7 @@ int main_impl(int argc, char** argv) {
         proc.devices.validation = proc_validation;
         return run_process(proc);
     }
+    if (fl->parsed()) return run_filters(filters);
     probe.devices.interop = parse_interop(probe_interop);
     probe.devices.validation = probe_validation;
     return run_probe(probe);

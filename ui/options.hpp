@@ -35,6 +35,10 @@ struct ProcessOptions {
     std::vector<std::pair<std::string, std::string>> encoder_options;
 };
 
+struct FiltersOptions {
+    bool json = false;
+};
+
 struct ProbeOptions {
     DeviceOptions devices;
     bool json = false;
@@ -50,5 +54,6 @@ inline constexpr const char* kDefaultChain = "unsharp=sigma=1.2:amount=0.6";
 int run_play(const PlayOptions& o);
 int run_process(const ProcessOptions& o);
 int run_probe(const ProbeOptions& o);
+int run_filters(const FiltersOptions& o);
 
 }  // namespace vfx::ui
