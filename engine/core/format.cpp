@@ -19,7 +19,17 @@ std::string_view to_string(Range r) {
 }
 
 std::string_view to_string(WorkFormat f) {
-    return f == WorkFormat::rgba8 ? "rgba8" : "rgba16";
+    switch (f) {
+        case WorkFormat::rgba8:
+            return "rgba8";
+        case WorkFormat::rgba16:
+            return "rgba16";
+        case WorkFormat::mono8:
+            return "mono8";
+        case WorkFormat::mono16:
+            return "mono16";
+    }
+    return "?";
 }
 
 FrameGeometry make_geometry(uint32_t width, uint32_t height, WorkFormat format) {

@@ -32,10 +32,38 @@ std::string_view to_string(Range r);
 // Working format of every buffer between conversion and display: packed RGBA, unsigned
 // normalised, 8 bits per channel for sources of <= 8 bits, 16 above. Values stay in the
 // source's transfer curve. Alpha is 1 and passes through every filter.
-enum class WorkFormat : uint8_t { rgba8, rgba16 };
+// mono8/mono16: one channel, the same depth rule: a sensor mosaic (raw Bayer or a one-channel
+// still) inside a filter chain, before `demosaic`. Mono values are full range like the colour
+// ones: code value c of a b-bit source is round-to-nearest-even(c / (2^b - 1) * (2^8 or 2^16
+// - 1)), exactly what the gray -> RGBA conversion writes into each of R, G, B. Mono buffers
+// never leave the processor: what it writes to a caller's target is always rgba8/rgba16.
+enum class WorkFormat : uint8_t { rgba8, rgba16, mono8, mono16 };
 
 constexpr size_t bytes_per_pixel(WorkFormat f) {
-    return f == WorkFormat::rgba8 ? 4 : 8;
+    switch (f) {
+        case WorkFormat::rgba8:
+            return 4;
+        case WorkFormat::rgba16:
+            return 8;
+        case WorkFormat::mono8:
+            return 1;
+        case WorkFormat::mono16:
+            return 2;
+    }
+    return 4;
+}
+constexpr bool is_mono(WorkFormat f) {
+    return f == WorkFormat::mono8 || f == WorkFormat::mono16;
+}
+constexpr bool is_deep(WorkFormat f) {  // 16 bits per channel
+    return f == WorkFormat::rgba16 || f == WorkFormat::mono16;
+}
+// The format of the same depth with one channel (mono_of) or four (rgba_of).
+constexpr WorkFormat mono_of(WorkFormat f) {
+    return is_deep(f) ? WorkFormat::mono16 : WorkFormat::mono8;
+}
+constexpr WorkFormat rgba_of(WorkFormat f) {
+    return is_deep(f) ? WorkFormat::rgba16 : WorkFormat::rgba8;
 }
 std::string_view to_string(WorkFormat f);
 

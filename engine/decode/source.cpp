@@ -27,63 +27,13 @@ extern "C" {
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/ffmpeg.hpp"
 #include "core/log.hpp"
 
 namespace vfx {
 namespace {
 
-// --- FFmpeg macros that expand to C casts, wrapped once --------------------------------------
-int err_posix(int e) {
-    return AVERROR(e);
-}
-int err_eof() {
-    return AVERROR_EOF;
-}
-int err_invalid_data() {
-    return AVERROR_INVALIDDATA;
-}
-int err_stream_not_found() {
-    return AVERROR_STREAM_NOT_FOUND;
-}
-int err_decoder_not_found() {
-    return AVERROR_DECODER_NOT_FOUND;
-}
-int err_exit() {
-    return AVERROR_EXIT;
-}
-int64_t no_pts() {
-    return AV_NOPTS_VALUE;
-}
-
-std::string error_text(int err) {
-    char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-    av_strerror(err, buf, sizeof buf);
-    return buf;
-}
-
-struct FormatCloser {
-    void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
-};
-struct CodecFree {
-    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
-};
-struct PacketFree {
-    void operator()(AVPacket* p) const { av_packet_free(&p); }
-};
-struct FrameFree {
-    void operator()(AVFrame* f) const { av_frame_free(&f); }
-};
-struct DictFree {
-    void operator()(AVDictionary* d) const { av_dict_free(&d); }
-};
-struct SwsFree {
-    void operator()(SwsContext* s) const { sws_freeContext(s); }
-};
-using FormatPtr = std::unique_ptr<AVFormatContext, FormatCloser>;
-using CodecPtr = std::unique_ptr<AVCodecContext, CodecFree>;
-using PacketPtr = std::unique_ptr<AVPacket, PacketFree>;
-using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
-using SwsPtr = std::unique_ptr<SwsContext, SwsFree>;
+using namespace av;  // owning pointers and error helpers (core/ffmpeg.hpp)
 
 FramePtr alloc_frame() {
     FramePtr f(av_frame_alloc());

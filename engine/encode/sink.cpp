@@ -27,6 +27,7 @@ extern "C" {
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/ffmpeg.hpp"
 #include "core/log.hpp"
 
 namespace fs = std::filesystem;
@@ -37,39 +38,7 @@ Sink::~Sink() = default;
 
 namespace {
 
-// --- FFmpeg macros that expand to C casts, wrapped once --------------------------------------
-int err_posix(int e) {
-    return AVERROR(e);
-}
-int err_eof() {
-    return AVERROR_EOF;
-}
-int err_option_not_found() {
-    return AVERROR_OPTION_NOT_FOUND;
-}
-
-std::string error_text(int err) {
-    char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-    av_strerror(err, buf, sizeof buf);
-    return buf;
-}
-
-struct CodecFree {
-    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
-};
-struct PacketFree {
-    void operator()(AVPacket* p) const { av_packet_free(&p); }
-};
-struct FrameFree {
-    void operator()(AVFrame* f) const { av_frame_free(&f); }
-};
-struct SwsFree {
-    void operator()(SwsContext* s) const { sws_freeContext(s); }
-};
-using CodecPtr = std::unique_ptr<AVCodecContext, CodecFree>;
-using PacketPtr = std::unique_ptr<AVPacket, PacketFree>;
-using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
-using SwsPtr = std::unique_ptr<SwsContext, SwsFree>;
+using namespace av;  // owning pointers and error helpers (core/ffmpeg.hpp)
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(),

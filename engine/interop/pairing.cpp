@@ -38,21 +38,6 @@ bool is_gpu(const VkDeviceDesc& d) {
            d.type == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU;
 }
 
-int vk_rank(const VkDeviceDesc& d) {
-    switch (d.type) {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-            return 4;
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-            return 3;
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-            return 2;
-        case VK_PHYSICAL_DEVICE_TYPE_CPU:
-            return 1;
-        default:
-            return 0;
-    }
-}
-
 std::optional<int> parse_index(const std::string& s) {
     int v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -101,10 +86,12 @@ DevicePair choose_devices(const std::vector<ClDeviceInfo>& cl, const std::vector
         p.vk = resolve_override(vk, *vk_override, "--vk-device");
         how = "Vulkan device from --vk-device";
     } else if (!vk.empty()) {
-        p.vk = static_cast<int>(
-            std::max_element(vk.begin(), vk.end(),
-                             [](const auto& a, const auto& b) { return vk_rank(a) < vk_rank(b); }) -
-            vk.begin());
+        p.vk = static_cast<int>(std::max_element(vk.begin(), vk.end(),
+                                                 [](const auto& a, const auto& b) {
+                                                     return device_type_rank(a.type) <
+                                                            device_type_rank(b.type);
+                                                 }) -
+                                vk.begin());
     }
     if (cl_override) {
         p.cl = resolve_override(cl, *cl_override, "--cl-device");

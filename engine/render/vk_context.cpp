@@ -124,21 +124,6 @@ VkDeviceDesc describe(VkPhysicalDevice pd, uint32_t index, uint32_t instance_ver
     return d;
 }
 
-int type_rank(VkPhysicalDeviceType t) {
-    switch (t) {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-            return 4;
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-            return 3;
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-            return 2;
-        case VK_PHYSICAL_DEVICE_TYPE_CPU:
-            return 1;
-        default:
-            return 0;
-    }
-}
-
 std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
     uint32_t n = 0;
     VFX_VK(vkEnumeratePhysicalDevices(instance, &n, nullptr));
@@ -167,6 +152,21 @@ std::string VkDeviceDesc::type_name() const {
 
 uint32_t total_validation_errors() {
     return g_validation_errors.load();
+}
+
+int device_type_rank(VkPhysicalDeviceType t) {
+    switch (t) {
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+            return 4;
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+            return 3;
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+            return 2;
+        case VK_PHYSICAL_DEVICE_TYPE_CPU:
+            return 1;
+        default:
+            return 0;
+    }
 }
 
 std::vector<VkDeviceDesc> list_vk_devices() {
@@ -335,8 +335,8 @@ VkContext::VkContext(const VkContextOptions& opts) {
                 VkDeviceDesc d = describe(pds[i], i, instance_version);
                 if (d.api_version < kMinApi || !graphics_family(pds[i], nullptr)) continue;
                 if (opts.need_swapchain && !d.swapchain) continue;
-                if (type_rank(d.type) > best) {
-                    best = type_rank(d.type);
+                if (device_type_rank(d.type) > best) {
+                    best = device_type_rank(d.type);
                     chosen = i;
                 }
             }

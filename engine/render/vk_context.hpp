@@ -44,6 +44,10 @@ struct VkContextOptions {
     bool synchronization_validation = false;
 };
 
+// Preference among device types when nothing else decides: discrete 4, integrated 3,
+// virtual 2, CPU 1, other 0.
+int device_type_rank(VkPhysicalDeviceType t);
+
 // Every physical device (via a short-lived instance); empty when no Vulkan driver is there.
 std::vector<VkDeviceDesc> list_vk_devices();
 
