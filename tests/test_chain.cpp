@@ -93,7 +93,13 @@ TEST_F(ChainText, BareNameTakesDefaultsAndOrderIsFree) {
 }
 
 TEST_F(ChainText, Errors) {
-    EXPECT_EQ(error_of("gausian"), "unknown filter 'gausian' (known: gaussian, unsharp, zz_types)");
+    {  // names the unknown filter and every known one, in the registry's order
+        std::string known;
+        for (const FilterInfo* f : registered_filters())
+            known += (known.empty() ? "" : ", ") + f->name;
+        EXPECT_EQ(error_of("gausian"), "unknown filter 'gausian' (known: " + known + ")");
+        EXPECT_NE(known.find("gaussian, "), std::string::npos);
+    }
     EXPECT_EQ(error_of("gaussian=sigm=1"),
               "gaussian: unknown parameter 'sigm' (parameters: sigma)");
     EXPECT_EQ(error_of("gaussian=sigma=99"), "gaussian: sigma=99 is out of range [0.1, 32]");

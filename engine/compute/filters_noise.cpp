@@ -1,8 +1,124 @@
-// The noise family (see builtin_filters.hpp). Being written.
+// The noise family: median and bilateral (kernels/median.cl, kernels/bilateral.cl).
+#include <cmath>
+
 #include "compute/builtin_filters.hpp"
+#include "compute/chain.hpp"
+#include "compute/tiled_stencil.hpp"
 
 namespace vfx {
+namespace {
 
-std::vector<FilterInfo> noise_filters() { return {}; }
+std::vector<size_t> pixel_tile(WorkFormat f) {
+    return {bytes_per_pixel(f)};
+}
+
+class MedianFilter final : public GpuFilter {
+public:
+    MedianFilter(ClContext&, const FilterInstance& f)
+        : stencil_("median.cl", "median", fmt::format("-DRADIUS={}", f.get_int("radius")),
+                   static_cast<int>(f.get_int("radius")), pixel_tile) {}
+
+    void enqueue(FilterIo& io) override {
+        cl_uint next = 0;
+        cl_kernel k = stencil_.prepare(io, next);
+        stencil_.launch(io, k);
+    }
+
+private:
+    TiledStencil stencil_;
+};
+
+// Radius of the bilateral window: ceil(2 sigma_s).
+int bilateral_radius(double sigma_s) {
+    return static_cast<int>(std::ceil(2.0 * sigma_s));
+}
+
+class BilateralFilter final : public GpuFilter {
+public:
+    BilateralFilter(ClContext& cl, const FilterInstance& f)
+        : sigma_r_(f.get_float("sigma_r")),
+          stencil_("bilateral.cl", "bilateral", "", bilateral_radius(f.get_float("sigma_s")),
+                   pixel_tile) {
+        const double s = f.get_float("sigma_s");
+        const int r = stencil_.radius();
+        const int d = 2 * r + 1;
+        std::vector<cl_float> w;
+        w.reserve(static_cast<size_t>(d) * static_cast<size_t>(d));
+        for (int dy = -r; dy <= r; ++dy)
+            for (int dx = -r; dx <= r; ++dx)
+                w.push_back(static_cast<cl_float>(
+                    std::exp(-static_cast<double>(dx * dx + dy * dy) / (2.0 * s * s))));
+        weights_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w.size() * sizeof(cl_float),
+                             w.data());
+    }
+
+    void enqueue(FilterIo& io) override {
+        cl_uint next = 0;
+        cl_kernel k = stencil_.prepare(io, next);
+        const double max = io.g.format == WorkFormat::rgba16 ? 65535.0 : 255.0;
+        const auto k_range = static_cast<cl_float>(1.0 / (2.0 * sigma_r_ * sigma_r_ * max * max));
+        set_arg(k, next, weights_.get());
+        set_arg(k, next + 1, static_cast<cl_int>(stencil_.radius()));
+        set_arg(k, next + 2, k_range);
+        stencil_.launch(io, k);
+        io.keep.push_back(weights_);
+    }
+
+private:
+    double sigma_r_;
+    TiledStencil stencil_;
+    ClMem weights_;
+};
+
+ParamSpec float_param(const char* name, double def, double min, double max, const char* help) {
+    ParamSpec p;
+    p.name = name;
+    p.type = ParamType::float_value;
+    p.default_value = def;
+    p.min = min;
+    p.max = max;
+    p.help = help;
+    return p;
+}
+
+}  // namespace
+
+std::vector<FilterInfo> noise_filters() {
+    std::vector<FilterInfo> out;
+    {
+        FilterInfo f;
+        f.name = "median";
+        f.help = "median of R, G, B per channel over a 3x3 or 5x5 window (clamp to edge)";
+        ParamSpec radius;
+        radius.name = "radius";
+        radius.type = ParamType::int_value;
+        radius.default_value = int64_t{1};
+        radius.min = 1;
+        radius.max = 2;
+        radius.help = "window radius: 1 (3x3) or 2 (5x5)";
+        f.params.push_back(radius);
+        f.factory = [](ClContext& cl, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
+            return std::make_unique<MedianFilter>(cl, inst);
+        };
+        out.push_back(std::move(f));
+    }
+    {
+        FilterInfo f;
+        f.name = "bilateral";
+        f.help =
+            "edge-preserving smoothing: weights exp(-d^2/2 sigma_s^2) exp(-dY^2/2 sigma_r^2), "
+            "dY the BT.709 luma difference (0..1), clamp to edge";
+        f.params.push_back(float_param("sigma_s", 2, 0.5, 8,
+                                       "spatial standard deviation in pixels (radius ceil(2 "
+                                       "sigma_s))"));
+        f.params.push_back(float_param("sigma_r", 0.1, 0.01, 1,
+                                       "range standard deviation of the luma difference (0..1)"));
+        f.factory = [](ClContext& cl, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
+            return std::make_unique<BilateralFilter>(cl, inst);
+        };
+        out.push_back(std::move(f));
+    }
+    return out;
+}
 
 }  // namespace vfx
