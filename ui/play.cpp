@@ -162,6 +162,7 @@ int run_play(const PlayOptions& o) {
     auto report = make_report(info, player->stream(), devices, player->timing());
     report["dropped_frames"] = player->frames_dropped();
     report["headless"] = headless;
+    if (player->histogram()) report["histogram"] = histogram_json(*player->histogram());
     if (!o.report.empty()) write_json_file(o.report, report);
 
     std::printf(

@@ -1,8 +1,111 @@
-// The composite family (see builtin_filters.hpp). Being written.
-#include "compute/builtin_filters.hpp"
+// The composite family: blend (kernels/blend.cl) and histogram (kernels/histogram.cl).
+#include "compute/isp_common.hpp"
+#include "core/error.hpp"
 
 namespace vfx {
 
-std::vector<FilterInfo> composite_filters() { return {}; }
+namespace {
+
+using namespace isp;
+
+// blend: the current frame over the chain's input frame (FilterIo::input). For a mosaic
+// source the chain's input is the mosaic itself, used as grey (R = G = B = the sample).
+class BlendFilter final : public GpuFilter {
+public:
+    explicit BlendFilter(const FilterInstance& f)
+        : opacity_(static_cast<cl_float>(f.get_float("opacity"))) {
+        const std::string& m = f.get_enum("mode");
+        mode_ = m == "normal" ? 0 : m == "add" ? 1 : m == "multiply" ? 2 : 3;
+    }
+    void enqueue(FilterIo& io) override {
+        if (!io.input || !io.input_g) fail("blend: the chain's input frame is not available");
+        const Launch& l =
+            cache_.get(io.cl, "blend.cl", "blend",
+                       fmt::format("-DWORK16={} -DBASE_MONO={}", is_deep(io.g.format) ? 1 : 0,
+                                   is_mono(io.input_g->format) ? 1 : 0));
+        set_frame_args(l.kernel.get(), io);
+        set_arg(l.kernel.get(), 6, io.input);
+        set_arg(l.kernel.get(), 7, static_cast<cl_int>(io.input_g->pitch));
+        set_arg(l.kernel.get(), 8, mode_);
+        set_arg(l.kernel.get(), 9, opacity_);
+        launch(io, l);
+    }
+
+private:
+    cl_int mode_ = 0;
+    cl_float opacity_;
+    KernelCache cache_;
+};
+
+// histogram: counts into a fresh device buffer per frame (frames in flight each have theirs),
+// handed to the processor through FilterIo::histogram_out.
+class HistogramFilter final : public GpuFilter {
+public:
+    void enqueue(FilterIo& io) override {
+        const std::string options = format_options(io.g.format);
+        auto it = kernels_.find(options);
+        if (it == kernels_.end()) {
+            Launch l;
+            l.kernel = io.cl.kernel("histogram.cl", "histogram", options);
+            l.local = fit_local_2d(l.kernel.get(), io.cl.device(), 16, 16);
+            it = kernels_.emplace(options, std::move(l)).first;
+        }
+        const Launch& l = it->second;
+        ClMem counts = io.cl.buffer(CL_MEM_READ_WRITE, 1024 * sizeof(cl_uint));
+        const cl_uint zero = 0;
+        ClEvent filled;
+        VFX_CL(clEnqueueFillBuffer(io.queue, counts.get(), &zero, sizeof(zero), 0,
+                                   1024 * sizeof(cl_uint), 0, nullptr, filled.out()));
+        io.events.push_back(filled);
+        set_frame_args(l.kernel.get(), io);
+        set_arg(l.kernel.get(), 6, counts.get());
+        set_arg(l.kernel.get(), 7, LocalMem{1024 * sizeof(cl_uint)});
+        launch(io, l);
+        io.keep.push_back(counts);
+        if (io.histogram_out) *io.histogram_out = counts;
+    }
+
+private:
+    std::map<std::string, Launch> kernels_;
+};
+
+}  // namespace
+
+std::vector<FilterInfo> composite_filters() {
+    std::vector<FilterInfo> out;
+    {
+        FilterInfo f;
+        f.name = "blend";
+        f.help = "the current frame over the chain's input frame (dry/wet mix)";
+        ParamSpec mode;
+        mode.name = "mode";
+        mode.type = ParamType::enum_value;
+        mode.default_value = std::string("normal");
+        mode.allowed = {"normal", "add", "multiply", "screen"};
+        mode.help = "how current (top) and input (base) combine before the opacity mix";
+        f.params = {mode,
+                    float_param("opacity", 1, 0, 1, "out = input + opacity * (blended - input)")};
+        f.pointwise = true;  // in the current frame and the chain's input, same pixel
+        f.uses_chain_input = true;
+        f.factory = [](ClContext&, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
+            return std::make_unique<BlendFilter>(inst);
+        };
+        out.push_back(std::move(f));
+    }
+    {
+        FilterInfo f;
+        f.name = "histogram";
+        f.help = "R, G, B and luma histograms (256 bins) of the frame; the frame passes unchanged";
+        // The frame passes unchanged, but it is a reduction (local + global atomics): not
+        // marked point-wise, so that a future fusion does not fold it into a pixel loop.
+        f.pointwise = false;
+        f.takes_mosaic = true;
+        f.factory = [](ClContext&, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
+            return std::make_unique<HistogramFilter>();
+        };
+        out.push_back(std::move(f));
+    }
+    return out;
+}
 
 }  // namespace vfx

@@ -174,6 +174,19 @@ std::vector<StageTime> PendingFrame::timings() const {
     return out;
 }
 
+std::optional<Histogram> PendingFrame::histogram() const {
+    if (!histogram_ || !complete()) return std::nullopt;
+    Histogram h;
+    std::memcpy(h.counts.data(), histogram_->host, sizeof(h.counts));
+    return h;
+}
+
+PendingFrame::Pinned::~Pinned() {
+    if (buffer && host && queue)
+        clEnqueueUnmapMemObject(queue.get(), buffer.get(), host, 0, nullptr, nullptr);
+    if (queue) clFlush(queue.get());
+}
+
 // ---- FrameProcessor ----
 
 FrameProcessor::FrameProcessor(ClContext& cl, Chain chain, bool force_copy_upload)
@@ -262,24 +275,106 @@ cl_kernel FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work,
     return it->second.kernel.get();
 }
 
+cl_kernel FrameProcessor::mono_kernel(const char* name, const std::string& options,
+                                      std::array<size_t, 2>& local) {
+    const std::string key = fmt::format("{} {}", name, options);
+    auto it = mono_.find(key);
+    if (it == mono_.end()) {
+        ConvertKernel k;
+        k.kernel = cl_.kernel("mono.cl", name, options);
+        k.local = fit_local_2d(k.kernel.get(), cl_.device(), 32, 8);
+        it = mono_.emplace(key, std::move(k)).first;
+    }
+    local = it->second.local;
+    return it->second.kernel.get();
+}
+
+std::shared_ptr<PendingFrame::Pinned> FrameProcessor::pinned_block() {
+    // A block no PendingFrame holds any more (its read completed before the frame was let go).
+    for (const auto& p : pinned_)
+        if (p.use_count() == 1) return p;
+    auto p = std::make_shared<PendingFrame::Pinned>();
+    p->buffer = cl_.buffer(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, sizeof(Histogram::counts));
+    p->queue = aux_;
+    cl_int err = CL_SUCCESS;
+    p->host = clEnqueueMapBuffer(aux_.get(), p->buffer.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                 0, sizeof(Histogram::counts), 0, nullptr, nullptr, &err);
+    VFX_CL_ERR(err, "clEnqueueMapBuffer(histogram read-back)");
+    pinned_.push_back(p);
+    return p;
+}
+
+namespace {
+
+std::string kind_error(const FilterInstance& f, size_t position, FrameKind got) {
+    const FilterInfo& info = *f.info;
+    if (got == FrameKind::colour)
+        return fmt::format(
+            "chain: '{}' (filter {}) needs a mosaic (a one-channel grey or bayer_* source, or "
+            "'mosaic' before it), but gets a colour frame",
+            info.name, position + 1);
+    return fmt::format(
+        "chain: '{}' (filter {}) needs a colour frame, but gets a mosaic (put 'demosaic' before "
+        "it)",
+        info.name, position + 1);
+}
+
+}  // namespace
+
 PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
                                      const FrameGeometry& g) {
     check_frame(frame, g);
     if (!target) fail("frame {}: no target buffer", frame.index);
     cl_command_queue q = cl_.queue();
     PendingFrame out;
+    const size_t n = filters_.size();
+
+    // ---- frame kinds through the chain, before any GPU work ----
+    const bool mosaic_source = n > 0 && frame.format.layout == PlaneLayout::gray;
+    std::vector<FrameKind> kinds{mosaic_source ? FrameKind::mosaic : FrameKind::colour};
+    bool need_input = false;
+    for (size_t i = 0; i < n; ++i) {
+        const FilterInfo& info = *chain_.filters[i].info;
+        if (!info.takes(kinds.back())) fail("{}", kind_error(chain_.filters[i], i, kinds.back()));
+        kinds.push_back(info.output_kind(kinds.back()));
+        need_input = need_input || info.uses_chain_input;
+    }
+    const bool display_pass = n > 0 && kinds.back() == FrameKind::mosaic;
+    const FrameGeometry gm = make_geometry(g.width, g.height, mono_of(g.format));
+    auto geometry_of = [&](FrameKind k) -> const FrameGeometry& {
+        return k == FrameKind::mosaic ? gm : g;
+    };
+    // Buffers: the conversion writes `input_index` (kept through the chain when a filter uses
+    // it); filters ping-pong between scratch 0 and 1; the last colour stage writes the target.
+    const size_t input_index = need_input ? 2 : 0;
+    std::vector<size_t> dst_index(n);
+    {
+        size_t cur = input_index;
+        for (size_t i = 0; i < n; ++i)
+            cur = dst_index[i] = cur == 0 ? 1 : 0;
+    }
+
     // Everything that may fail to build or allocate comes before the staging buffer changes
     // state (filters build their kernels on first use, after the conversion is enqueued).
-    std::array<size_t, 2> local{};
-    cl_kernel conv = convert_kernel(frame.format, g.format, local);
-    const size_t n = filters_.size();
+    const std::string mono_options = fmt::format(
+        "-DWORK16={} -DSRC16={}", is_deep(g.format) ? 1 : 0, frame.format.bytes == 2 ? 1 : 0);
+    std::array<size_t, 2> local{}, display_local{};
+    cl_kernel conv = mosaic_source ? mono_kernel("gray_to_mono", mono_options, local)
+                                   : convert_kernel(frame.format, g.format, local);
+    cl_kernel display =
+        display_pass ? mono_kernel("mono_to_rgba", mono_options, display_local) : nullptr;
     if (n > 0 && !(scratch_geometry_ == g)) {
         for (ClMem& m : scratch_)
             m.reset();
         scratch_geometry_ = g;
     }
-    if (n > 0 && !scratch_[0]) scratch_[0] = cl_.buffer(CL_MEM_READ_WRITE, g.size_bytes());
-    if (n > 1 && !scratch_[1]) scratch_[1] = cl_.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    // g (RGBA) is the largest geometry of the frame: mono rows are shorter, same alignment.
+    auto ensure_scratch = [&](size_t i) {
+        if (!scratch_[i]) scratch_[i] = cl_.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    };
+    if (n > 0) ensure_scratch(input_index);
+    for (size_t i = 0; i < n; ++i)
+        if (i + 1 < n || display_pass) ensure_scratch(dst_index[i]);
 
     // ---- upload ----
     size_t total = 0;
@@ -326,6 +421,8 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     // ---- conversion ----
     for (const ClMem& m : scratch_)
         if (m && n > 0) out.keep_.push_back(m);
+    cl_mem conv_dst = n == 0 ? target : scratch_[input_index].get();
+    const FrameGeometry& conv_g = geometry_of(kinds.front());
     ClMem target_ref(target);
     VFX_CL(clRetainMemObject(target));
     out.keep_.push_back(target_ref);
@@ -337,11 +434,15 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     const cl_int pitch[3] = {static_cast<cl_int>(planes[0].row_bytes),
                              static_cast<cl_int>(planes.size() > 1 ? planes[1].row_bytes : 0),
                              static_cast<cl_int>(planes.size() > 2 ? planes[2].row_bytes : 0)};
-    cl_mem conv_dst = n == 0 ? target : scratch_[0].get();
-    set_args(conv, src, off[0], pitch[0], off[1], pitch[1], off[2], pitch[2], conv_dst,
-             static_cast<cl_int>(g.pitch), static_cast<cl_int>(g.width),
-             static_cast<cl_int>(g.height), static_cast<cl_int>(frame.format.shift), c.yoff,
-             c.yscale, c.coff, c.cscale, c.rv, c.gu, c.gv, c.bu);
+    if (mosaic_source)
+        set_args(conv, src, off[0], pitch[0], conv_dst, static_cast<cl_int>(conv_g.pitch),
+                 static_cast<cl_int>(g.width), static_cast<cl_int>(g.height),
+                 static_cast<cl_int>(frame.format.shift), c.yscale);
+    else
+        set_args(conv, src, off[0], pitch[0], off[1], pitch[1], off[2], pitch[2], conv_dst,
+                 static_cast<cl_int>(conv_g.pitch), static_cast<cl_int>(g.width),
+                 static_cast<cl_int>(g.height), static_cast<cl_int>(frame.format.shift), c.yoff,
+                 c.yscale, c.coff, c.cscale, c.rv, c.gu, c.gv, c.bu);
     const cl_event upload_ev = upload.get();
     ClEvent converted = enqueue_2d(
         q, conv, g.width, g.height, local,
@@ -359,16 +460,45 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
     }
 
-    // ---- chain: scratch 0 -> 1 -> 0 ... the last filter writes the target ----
+    // ---- chain: input -> scratch 1 -> 0 ... the last colour stage writes the target ----
+    ClMem histogram;
+    size_t cur = input_index;
     for (size_t i = 0; i < n; ++i) {
-        cl_mem fsrc = scratch_[i % 2].get();
-        cl_mem fdst = i + 1 == n ? target : scratch_[(i + 1) % 2].get();
+        cl_mem fsrc = scratch_[cur].get();
+        const bool last = i + 1 == n && !display_pass;
+        cl_mem fdst = last ? target : scratch_[dst_index[i]].get();
         std::vector<ClEvent> events;
-        FilterIo io{cl_, q, fsrc, fdst, g, events, out.keep_};
+        const FrameGeometry& in_g = geometry_of(kinds[i]);
+        const FrameGeometry& out_g = geometry_of(kinds[i + 1]);
+        FilterIo io{cl_, q, fsrc, fdst, in_g, events, out.keep_};
+        if (&out_g != &in_g) io.dst_g = &out_g;
+        if (need_input) {
+            io.input = scratch_[input_index].get();
+            io.input_g = &conv_g;
+        }
+        io.source_bits = frame.format.bits;
+        io.histogram_out = &histogram;
         filters_[i]->enqueue(io);
         if (events.empty()) fail("filter {} enqueued no command", chain_.filters[i].name());
         out.stages_.push_back({chain_.filters[i].name(), events.front(), events.back()});
         out.done_ = events.back();
+        cur = dst_index[i];
+    }
+    if (display_pass) {
+        set_args(display, scratch_[cur].get(), static_cast<cl_int>(gm.pitch), target,
+                 static_cast<cl_int>(g.pitch), static_cast<cl_int>(g.width),
+                 static_cast<cl_int>(g.height));
+        ClEvent shown = enqueue_2d(q, display, g.width, g.height, display_local);
+        out.stages_.push_back({"display", shown, shown});
+        out.done_ = shown;
+    }
+    if (histogram) {
+        out.histogram_ = pinned_block();
+        out.keep_.push_back(histogram);
+        ClEvent read;
+        VFX_CL(clEnqueueReadBuffer(q, histogram.get(), CL_FALSE, 0, sizeof(Histogram::counts),
+                                   out.histogram_->host, 0, nullptr, read.out()));
+        out.done_ = read;
     }
 
     VFX_CL(clFlush(q));

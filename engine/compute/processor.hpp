@@ -3,8 +3,10 @@
 // filter chain. Everything is enqueued on the context's in-order queue; nothing here waits for
 // the device except, before reusing a staging buffer, for an old frame's upload.
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,23 @@
 #include "decode/host_frame.hpp"
 
 namespace vfx {
+
+// What a chain's `histogram` filter counted in one frame: 256 bins each of R, G, B and BT.709
+// luma, over every pixel of the frame as it reached the filter. Binning (bit-exact):
+//   8-bit working values v: bin v;  16-bit: bin (v + 128) / 257 (integer division), i.e.
+//   v * 255 / 65535 rounded to nearest (never a tie). A mosaic counts its one sample as R = G
+//   = B. Luma of the binned values: (13933 R + 46871 G + 4732 B + 32768) >> 16, the BT.709
+//   weights (0.2126, 0.7152, 0.0722) in 16-bit fixed point, summing to 65536.
+struct Histogram {
+    std::array<uint32_t, 4 * 256> counts{};  // R bins 0..255, then G, B, luma
+
+    uint32_t r(int bin) const { return counts[static_cast<size_t>(bin)]; }
+    uint32_t g(int bin) const { return counts[256 + static_cast<size_t>(bin)]; }
+    uint32_t b(int bin) const { return counts[512 + static_cast<size_t>(bin)]; }
+    uint32_t luma(int bin) const { return counts[768 + static_cast<size_t>(bin)]; }
+    // Channel c (0 R, 1 G, 2 B, 3 luma), bin i.
+    uint32_t at(int c, int bin) const { return counts[static_cast<size_t>(c * 256 + bin)]; }
+};
 
 struct StageTime {
     std::string name;  // "upload", "convert", then each filter's name in chain order
@@ -37,6 +56,18 @@ public:
     // Per stage, from the CL profiling events: the first command's start to the last one's
     // end. Empty until complete().
     std::vector<StageTime> timings() const;
+    // The counts of the chain's last `histogram` filter, once complete(); nullopt while the
+    // frame is in flight or when the chain has no histogram. Read back without blocking (a
+    // small pinned buffer); done() completes only after that read.
+    std::optional<Histogram> histogram() const;
+
+    // A pinned host block the histogram is read into (mapped for its whole life).
+    struct Pinned {
+        ClMem buffer;
+        ClQueue queue;  // the queue it was mapped on, to unmap it
+        void* host = nullptr;
+        ~Pinned();
+    };
 
 private:
     friend class FrameProcessor;
@@ -47,6 +78,7 @@ private:
     std::vector<Stage> stages_;
     ClEvent done_;
     std::vector<ClMem> keep_;
+    std::shared_ptr<Pinned> histogram_;
 };
 
 class FrameProcessor {
@@ -69,6 +101,15 @@ public:
     // `target` (geometry `g`: frame's width and height, format frame.format.work_format()).
     // An empty chain converts straight into `target`. Flushes the queue; never waits for it,
     // except for an old frame's upload before its staging buffer is reused.
+    // Frame kinds: a `gray` source (grey still, raw Bayer) with a non-empty chain enters the
+    // chain as a mosaic (mono8 for 8-bit sources, mono16 deeper; full-range values, see
+    // core/format.hpp); any other source as colour. Each filter must take the kind it gets
+    // (FilterInfo::takes), else vfx::Error with one line naming the filter, thrown before any
+    // of the frame's GPU work. A mosaic still at the end of the chain is written to `target` as
+    // grey (R = G = B, alpha max) by one more stage, "display". `target` is always the RGBA
+    // working format (g.format = frame.format.work_format()).
+    // Filters with uses_chain_input see the conversion's output (colour, or the mosaic) as
+    // FilterIo::input. A histogram filter's counts come back through PendingFrame::histogram.
     // Uses only frame.plane(i), format, color, width and height; the planes may be released
     // as soon as this returns. Throws vfx::Error for a frame/geometry mismatch.
     PendingFrame enqueue(const HostFrame& frame, cl_mem target, const FrameGeometry& g);
@@ -94,13 +135,19 @@ private:
     size_t next_staging_ = 0;
     ClMem device_src_;  // discrete devices: the planes' copy on the device
     size_t device_src_bytes_ = 0;
-    std::array<ClMem, 2> scratch_;  // ping-pong working-format buffers between filters
+    std::array<ClMem, 3> scratch_;  // ping-pong working-format buffers between filters, and
+                                    // the chain's input when a filter uses it (index 2)
     FrameGeometry scratch_geometry_;
     struct ConvertKernel {
         ClKernel kernel;
         std::array<size_t, 2> local{};
     };
     std::map<std::string, ConvertKernel> convert_;
+    std::map<std::string, ConvertKernel> mono_;  // mono.cl: gray_to_mono, mono_to_rgba
+    std::vector<std::shared_ptr<PendingFrame::Pinned>> pinned_;  // histogram read-back blocks
+    cl_kernel mono_kernel(const char* name, const std::string& options,
+                          std::array<size_t, 2>& local);
+    std::shared_ptr<PendingFrame::Pinned> pinned_block();
 };
 
 }  // namespace vfx

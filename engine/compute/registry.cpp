@@ -11,6 +11,10 @@
 
 namespace vfx {
 
+std::string_view to_string(FrameKind k) {
+    return k == FrameKind::colour ? "colour" : "mosaic";
+}
+
 namespace {
 
 struct Registry {

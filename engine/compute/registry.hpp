@@ -34,12 +34,35 @@ struct ParamSpec {
 
 using FilterFactory = std::function<std::unique_ptr<GpuFilter>(ClContext&, const FilterInstance&)>;
 
+// What a chain carries between two stages: a colour frame (rgba8/rgba16) or a sensor mosaic
+// (one channel, mono8/mono16; see core/format.hpp).
+enum class FrameKind : uint8_t { colour, mosaic };
+std::string_view to_string(FrameKind k);  // "colour", "mosaic"
+
+// The kind a filter's output has: the same as its input, or a fixed one.
+enum class OutputKind : uint8_t { same, colour, mosaic };
+
 struct FilterInfo {
     std::string name;  // [a-z0-9_]+
     std::string help;  // one line
     std::vector<ParamSpec> params;
     bool pointwise = false;  // output pixel depends only on the same input pixel
     FilterFactory factory;
+    // Frame kinds the filter reads, and what it writes. The defaults are a colour -> colour
+    // filter; FrameProcessor checks a chain's kinds against its source before a frame's work.
+    bool takes_colour = true;
+    bool takes_mosaic = false;
+    OutputKind output = OutputKind::same;
+    // Reads FilterIo::input (the chain's input frame): the processor keeps it alive through
+    // the chain (one more frame buffer) only when a filter of the chain says so.
+    bool uses_chain_input = false;
+
+    bool takes(FrameKind k) const { return k == FrameKind::colour ? takes_colour : takes_mosaic; }
+    FrameKind output_kind(FrameKind in) const {
+        return output == OutputKind::same     ? in
+               : output == OutputKind::colour ? FrameKind::colour
+                                              : FrameKind::mosaic;
+    }
 
     // Index into `params`, -1 when there is no such parameter.
     int param_index(std::string_view param) const;

@@ -51,6 +51,7 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     std::vector<InFlight> ring(std::max<uint32_t>(opts.in_flight, 1));
     TimingLog timing(512, /*keep_all=*/true);
     int64_t submitted = 0, written = 0;
+    std::optional<Histogram> last_histogram;  // of the last frame written (a histogram filter)
     auto last_done = Clock::now();
 
     auto retire = [&](InFlight& f) {
@@ -66,6 +67,7 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         rec.stages.emplace_back("decode", f.decode_ms);
         for (const auto& st : f.pending.timings())
             rec.stages.emplace_back(st.name, st.ms);
+        if (auto h = f.pending.histogram()) last_histogram = *h;
         rec.stages.emplace_back("readback", cl_event_ms(ev));
         rec.stages.emplace_back("wait", wait_ms);
         rec.stages.emplace_back("write", ms_since(tw));
@@ -148,6 +150,7 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     info.wall_s = r.wall_s;
     info.source = source->stats();
     r.report = make_report(info, source->info(), devices, timing);
+    if (last_histogram) r.report["histogram"] = histogram_json(*last_histogram);
     if (!opts.report.empty()) write_json_file(opts.report, r.report);
     return r;
 }

@@ -132,6 +132,7 @@ void Player::harvest(bool wait) {
                                                            f.record.stages.begin() + 2);
         for (const auto& st : f.pending.timings())
             stages.emplace_back(st.name, st.ms);
+        if (auto h = f.pending.histogram()) histogram_ = std::move(h);
         stages.insert(stages.end(), f.record.stages.begin() + 2, f.record.stages.end() - 1);
         if (auto t = renderer_.timing_of(f.serial)) stages.emplace_back("render", *t);
         stages.push_back(f.record.stages.back());

@@ -55,6 +55,9 @@ public:
     double fps() const;  // over the recent frames
     // The last frame's description, e.g. "1280x720 yuv420p, bt709 limited -> rgba8".
     const std::string& frame_description() const { return frame_desc_; }
+    // The counts of the chain's histogram filter for the latest completed frame (nullopt
+    // without one), for the overlay and the report.
+    const std::optional<Histogram>& histogram() const { return histogram_; }
 
 private:
     struct InFlight {
@@ -75,6 +78,7 @@ private:
     std::deque<InFlight> in_flight_;
     int64_t shown_ = 0, dropped_ = 0;
     std::string frame_desc_;
+    std::optional<Histogram> histogram_;
 
     using Clock = std::chrono::steady_clock;
     std::optional<Clock::time_point> clock_start_;

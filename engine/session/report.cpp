@@ -12,6 +12,18 @@ namespace vfx {
 
 namespace fs = std::filesystem;
 
+nlohmann::json histogram_json(const Histogram& h) {
+    nlohmann::json j;
+    const char* names[] = {"r", "g", "b", "luma"};
+    for (int c = 0; c < 4; ++c) {
+        nlohmann::json bins = nlohmann::json::array();
+        for (int i = 0; i < 256; ++i)
+            bins.push_back(h.at(c, i));
+        j[names[c]] = std::move(bins);
+    }
+    return j;
+}
+
 nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const DeviceChoice& dev,
                            const TimingLog& timing) {
     nlohmann::json j;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compute/processor.hpp"
 #include "decode/source.hpp"
 #include "session/devices.hpp"
 #include "timing/timing.hpp"
@@ -31,6 +32,9 @@ void write_json_file(const std::string& path, const nlohmann::json& j);
 
 // Checks that `path` can be created (its folder exists and is writable) before work starts.
 void check_writable(const std::string& path, const char* what);
+
+// {"r": [256 counts], "g": [...], "b": [...], "luma": [...]} (a chain's histogram filter).
+nlohmann::json histogram_json(const Histogram& h);
 
 // A short human table: one line per stage with mean/p50/p95/p99 in ms.
 std::string summary_table(const TimingLog& timing);

@@ -1,0 +1,27 @@
+// color=brightness=B:contrast=C:saturation=S:hue=H, point-wise on R, G, B (alpha passed through).
+// In unorm values v (0..1), with no clamping between the steps:
+//   1. v1 = (v - 0.5) C + 0.5 + B                                   per channel
+//   2. v2 = L + S (v1 - L),  L = 0.2126 R1 + 0.7152 G1 + 0.0722 B1   (BT.709 luma)
+//   3. v3 = Rodrigues rotation of v2 by H degrees about k = (1,1,1)/sqrt(3):
+//        v3 = v2 cos(H) + (k x v2) sin(H) + k (k . v2)(1 - cos(H))     (H > 0 turns red to green)
+// then stored rounded to nearest even and saturated. All three steps are affine and each keeps
+// grey (R = G = B) on the grey axis, so the host folds them into out = A v + b with one offset
+// b = 0.5 - 0.5 C + B for every channel; here in pixel units: row_i = (A_i0, A_i1, A_i2, b*max).
+
+__kernel void color_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
+                          int dst_pitch, int width, int height, float4 row_r, float4 row_g,
+                          float4 row_b) {
+    const int x = (int)get_global_id(0);
+    const int y = (int)get_global_id(1);
+    if (!in_frame(x, y, width, height)) return;
+    const pix_t p = load_pix(src, src_pitch, x, y);
+    const float4 v = pix_to_float(p);
+    float4 o;
+    o.x = row_r.x * v.x + row_r.y * v.y + row_r.z * v.z + row_r.w;
+    o.y = row_g.x * v.x + row_g.y * v.y + row_g.z * v.z + row_g.w;
+    o.z = row_b.x * v.x + row_b.y * v.y + row_b.z * v.z + row_b.w;
+    o.w = 0.0f;
+    pix_t out = float_to_pix(o);
+    out.w = p.w;
+    store_pix(dst, dst_pitch, x, y, out);
+}

@@ -1,0 +1,70 @@
+// histogram: 256 bins each of R, G, B and BT.709 luma (the binning of Histogram in
+// engine/compute/processor.hpp: 8-bit value v -> bin v, 16-bit -> (v + 128) / 257; luma =
+// (13933 R + 46871 G + 4732 B + 32768) >> 16 of the bins). Counts go to a work-group's local
+// histogram with local atomics, then to the global one (zeroed by the host) with one global
+// atomic per non-zero bin. The frame passes unchanged (copied to dst). -DMONO=1: a mosaic,
+// counted as R = G = B.
+
+// One-channel (mosaic) working format, the depth of WORK16 (core/format.hpp: mono8/mono16).
+#if WORK16
+typedef ushort mono_t;
+#define convert_mono_sat_rte convert_ushort_sat_rte
+#else
+typedef uchar mono_t;
+#define convert_mono_sat_rte convert_uchar_sat_rte
+#endif
+inline float load_mono(__global const uchar* base, int pitch, int x, int y) {
+    return (float)*(__global const mono_t*)(base + (size_t)y * (size_t)pitch +
+                                            (size_t)x * sizeof(mono_t));
+}
+inline void store_mono(__global uchar* base, int pitch, int x, int y, float v) {
+    *(__global mono_t*)(base + (size_t)y * (size_t)pitch + (size_t)x * sizeof(mono_t)) =
+        convert_mono_sat_rte(v);
+}
+// Colour (0 R, 1 G, 2 B) of Bayer site (x, y): `cfa` packs the 2x2 pattern, 2 bits per site,
+// site (x & 1) + 2 (y & 1) (rggb: 0 | 1 << 2 | 1 << 4 | 2 << 6).
+inline int cfa_at(int cfa, int x, int y) { return (cfa >> (2 * ((x & 1) + 2 * (y & 1)))) & 3; }
+
+inline uint bin_of(uint v) {
+#if WORK16
+    return (v + 128u) / 257u;
+#else
+    return v;
+#endif
+}
+
+__kernel void histogram(__global const uchar* src, int src_pitch, __global uchar* dst,
+                        int dst_pitch, int width, int height, __global uint* counts,
+                        __local uint* local_counts) {
+    const int x = (int)get_global_id(0);
+    const int y = (int)get_global_id(1);
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int lsize = (int)(get_local_size(0) * get_local_size(1));
+    for (int i = lid; i < 1024; i += lsize) local_counts[i] = 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (in_frame(x, y, width, height)) {
+        uint r, g, b;
+#if MONO
+        const mono_t m =
+            *(__global const mono_t*)(src + (size_t)y * (size_t)src_pitch + (size_t)x * sizeof(mono_t));
+        *(__global mono_t*)(dst + (size_t)y * (size_t)dst_pitch + (size_t)x * sizeof(mono_t)) = m;
+        r = g = b = bin_of((uint)m);
+#else
+        const pix_t p = load_pix(src, src_pitch, x, y);
+        store_pix(dst, dst_pitch, x, y, p);
+        r = bin_of((uint)p.x);
+        g = bin_of((uint)p.y);
+        b = bin_of((uint)p.z);
+#endif
+        const uint l = (13933u * r + 46871u * g + 4732u * b + 32768u) >> 16;
+        atomic_inc(&local_counts[r]);
+        atomic_inc(&local_counts[256u + g]);
+        atomic_inc(&local_counts[512u + b]);
+        atomic_inc(&local_counts[768u + l]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < 1024; i += lsize) {
+        const uint c = local_counts[i];
+        if (c != 0u) atomic_add(&counts[i], c);
+    }
+}

@@ -1,0 +1,468 @@
+// color, grayscale, sepia, box, sharpen, sobel against plain double-precision references written
+// here (odd sizes, both working formats, parameter extremes, clamp-to-edge borders, random alpha
+// that must come out untouched), their registrations, and chain text round-trips.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "compute/chain.hpp"
+#include "compute/filter.hpp"
+#include "compute/registry.hpp"
+#include "compute_test_util.hpp"
+#include "core/error.hpp"
+
+namespace vfx::test {
+namespace {
+
+// ---- references (double precision, straight from the definitions) ----
+
+constexpr double kLuma[3] = {0.2126, 0.7152, 0.0722};
+
+// Applies `f(rgb in pixel units) -> rgb in pixel units` to every pixel, quantising the result.
+template <typename F>
+Image map_pixels(const Image& in, F f) {
+    Image out = in;
+    for (int y = 0; y < in.height; ++y)
+        for (int x = 0; x < in.width; ++x) {
+            const std::array<double, 3> v = {static_cast<double>(in.at(x, y, 0)),
+                                             static_cast<double>(in.at(x, y, 1)),
+                                             static_cast<double>(in.at(x, y, 2))};
+            const std::array<double, 3> o = f(v);
+            for (int c = 0; c < 3; ++c)
+                out.at(x, y, c) = ref_quantise(o[static_cast<size_t>(c)], in.max_value());
+        }
+    return out;
+}
+
+// color: contrast/brightness per channel, saturation against BT.709 luma, then the Rodrigues
+// rotation v cos + (k x v) sin + k (k.v)(1 - cos) about k = (1,1,1)/sqrt(3), on unorm values.
+Image ref_color(const Image& in, double b, double c, double s, double hue_deg) {
+    const double max = in.max_value();
+    return map_pixels(in, [&](std::array<double, 3> v) {
+        for (double& e : v)
+            e = (e / max - 0.5) * c + 0.5 + b;
+        const double l = kLuma[0] * v[0] + kLuma[1] * v[1] + kLuma[2] * v[2];
+        for (double& e : v)
+            e = l + s * (e - l);
+        const double th = hue_deg * std::numbers::pi / 180.0;
+        const double k = 1.0 / std::sqrt(3.0);
+        const std::array<double, 3> kxv = {k * v[2] - k * v[1], k * v[0] - k * v[2],
+                                           k * v[1] - k * v[0]};
+        const double kdv = k * (v[0] + v[1] + v[2]);
+        std::array<double, 3> o{};
+        for (size_t i = 0; i < 3; ++i)
+            o[i] =
+                (v[i] * std::cos(th) + kxv[i] * std::sin(th) + k * kdv * (1 - std::cos(th))) * max;
+        return o;
+    });
+}
+
+Image ref_grayscale(const Image& in) {
+    return map_pixels(in, [](std::array<double, 3> v) {
+        const double l = kLuma[0] * v[0] + kLuma[1] * v[1] + kLuma[2] * v[2];
+        return std::array<double, 3>{l, l, l};
+    });
+}
+
+Image ref_sepia(const Image& in) {
+    return map_pixels(in, [](std::array<double, 3> v) {
+        return std::array<double, 3>{0.393 * v[0] + 0.769 * v[1] + 0.189 * v[2],
+                                     0.349 * v[0] + 0.686 * v[1] + 0.168 * v[2],
+                                     0.272 * v[0] + 0.534 * v[1] + 0.131 * v[2]};
+    });
+}
+
+int cx(const Image& in, int x) {
+    return std::clamp(x, 0, in.width - 1);
+}
+int cy(const Image& in, int y) {
+    return std::clamp(y, 0, in.height - 1);
+}
+
+// The unrounded mean of the (2r+1)^2 clamped window, literally.
+double box_mean(const Image& in, int x, int y, int c, int r) {
+    double s = 0;
+    for (int dy = -r; dy <= r; ++dy)
+        for (int dx = -r; dx <= r; ++dx)
+            s += in.at(cx(in, x + dx), cy(in, y + dy), c);
+    return s / ((2.0 * r + 1) * (2.0 * r + 1));
+}
+
+Image ref_box(const Image& in, int r) {
+    Image out = in;
+    for (int y = 0; y < in.height; ++y)
+        for (int x = 0; x < in.width; ++x)
+            for (int c = 0; c < 3; ++c)
+                out.at(x, y, c) = ref_quantise(box_mean(in, x, y, c, r), in.max_value());
+    return out;
+}
+
+Image ref_sharpen(const Image& in, int r, double amount) {
+    Image out = in;
+    for (int y = 0; y < in.height; ++y)
+        for (int x = 0; x < in.width; ++x)
+            for (int c = 0; c < 3; ++c) {
+                const double v = in.at(x, y, c);
+                out.at(x, y, c) =
+                    ref_quantise(v + amount * (v - box_mean(in, x, y, c, r)), in.max_value());
+            }
+    return out;
+}
+
+Image ref_sobel(const Image& in) {
+    auto luma = [&](int x, int y) {
+        x = cx(in, x);
+        y = cy(in, y);
+        return kLuma[0] * in.at(x, y, 0) + kLuma[1] * in.at(x, y, 1) + kLuma[2] * in.at(x, y, 2);
+    };
+    Image out = in;
+    for (int y = 0; y < in.height; ++y)
+        for (int x = 0; x < in.width; ++x) {
+            const double gx = (luma(x + 1, y - 1) + 2 * luma(x + 1, y) + luma(x + 1, y + 1)) -
+                              (luma(x - 1, y - 1) + 2 * luma(x - 1, y) + luma(x - 1, y + 1));
+            const double gy = (luma(x - 1, y + 1) + 2 * luma(x, y + 1) + luma(x + 1, y + 1)) -
+                              (luma(x - 1, y - 1) + 2 * luma(x, y - 1) + luma(x + 1, y - 1));
+            const uint16_t m = ref_quantise(std::sqrt(gx * gx + gy * gy) / 4, in.max_value());
+            for (int c = 0; c < 3; ++c)
+                out.at(x, y, c) = m;
+        }
+    return out;
+}
+
+Image reference(const FilterInstance& f, const Image& in) {
+    const std::string& n = f.name();
+    if (n == "color")
+        return ref_color(in, f.get_float("brightness"), f.get_float("contrast"),
+                         f.get_float("saturation"), f.get_float("hue"));
+    if (n == "grayscale") return ref_grayscale(in);
+    if (n == "sepia") return ref_sepia(in);
+    if (n == "box") return ref_box(in, static_cast<int>(f.get_int("radius")));
+    if (n == "sharpen")
+        return ref_sharpen(in, static_cast<int>(f.get_int("radius")), f.get_float("amount"));
+    if (n == "sobel") return ref_sobel(in);
+    ADD_FAILURE() << "no reference for " << n;
+    return in;
+}
+
+// ---- running one filter ----
+
+Image run_filter(ClContext& cl, const std::string& chain_text, const Image& in) {
+    const Chain chain = parse_chain(chain_text);
+    EXPECT_EQ(chain.filters.size(), 1u);
+    const FilterInstance& f = chain.filters.front();
+    std::unique_ptr<GpuFilter> filter = f.info->factory(cl, f);
+    const FrameGeometry g =
+        make_geometry(static_cast<uint32_t>(in.width), static_cast<uint32_t>(in.height), in.format);
+    ClMem src = upload_image(cl, in, g);
+    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    std::vector<ClEvent> events;
+    std::vector<ClMem> keep;
+    FilterIo io{cl, cl.queue(), src.get(), dst.get(), g, events, keep};
+    filter->enqueue(io);
+    EXPECT_FALSE(events.empty());
+    VFX_CL(clFinish(cl.queue()));
+    return download_image(cl, dst.get(), g);
+}
+
+std::string describe(const std::string& chain, const Image& in) {
+    return chain + " " + std::to_string(in.width) + "x" + std::to_string(in.height) + " " +
+           std::string(to_string(in.format));
+}
+
+// R, G, B within `tol` LSB of the reference, alpha identical to the input.
+void check_image(const std::string& chain, const Image& in, int tol = 1) {
+    const Image got = run_filter(*test_cl(), chain, in);
+    const Image ref = reference(parse_chain(chain).filters.front(), in);
+    std::string where;
+    EXPECT_LE(max_diff(got, ref, 0, 2, &where), tol)
+        << describe(chain, in) << " worst at " << where;
+    EXPECT_EQ(max_diff(got, in, 3, 3, &where), 0)
+        << describe(chain, in) << ": alpha changed at " << where;
+}
+
+void check(const std::string& chain, int w, int h, WorkFormat f, uint32_t seed, int tol = 1) {
+    std::mt19937 rng(seed);
+    check_image(chain, random_image(w, h, f, rng), tol);
+}
+
+constexpr WorkFormat kFormats[] = {WorkFormat::rgba8, WorkFormat::rgba16};
+constexpr std::pair<int, int> kSmallSizes[] = {{1, 1}, {2, 3}, {17, 13}, {3, 1}, {1, 5}};
+
+class ColorFilters : public ::testing::Test {
+protected:
+    void SetUp() override { VFX_REQUIRE_CL(); }
+};
+
+// ---- colour ----
+
+TEST_F(ColorFilters, PointwiseOddSizesBothFormats) {
+    for (WorkFormat wf : kFormats) {
+        uint32_t seed = 100;
+        for (auto [w, h] : kSmallSizes)
+            for (const char* chain :
+                 {"color", "color=brightness=0.1:contrast=1.3:saturation=1.7:hue=33", "grayscale",
+                  "sepia"})
+                check(chain, w, h, wf, ++seed);
+        for (const char* chain :
+             {"color=brightness=-0.05:contrast=0.8:saturation=0.6:hue=-75", "grayscale", "sepia"})
+            check(chain, 640, 480, wf, ++seed);
+    }
+}
+
+TEST_F(ColorFilters, ColorParameterExtremes) {
+    const char* chains[] = {
+        "color=contrast=0",
+        "color=contrast=4",
+        "color=brightness=-1",
+        "color=brightness=1",
+        "color=saturation=0",
+        "color=saturation=4",
+        "color=hue=180",
+        "color=hue=-180",
+        "color=hue=90",
+        "color=hue=-120",
+        "color=hue=1",
+        "color=brightness=0.3:contrast=0.25",
+        "color=brightness=-1:contrast=4:saturation=4:hue=-180",
+        "color=brightness=1:contrast=0:saturation=0:hue=180",
+        "color=brightness=0.2:contrast=2:saturation=3:hue=150",
+    };
+    uint32_t seed = 200;
+    for (WorkFormat wf : kFormats)
+        for (const char* chain : chains)
+            check(chain, 17, 13, wf, ++seed);
+}
+
+TEST_F(ColorFilters, HueDirectionAndIdentity) {
+    // Pure red turned by +120 degrees about the grey axis is pure green, by -120 pure blue;
+    // the defaults are the identity. Pins the sign convention independently of the reference.
+    ClContext& cl = *test_cl();
+    for (WorkFormat wf : kFormats) {
+        Image red{3, 2, wf, {}};
+        const auto m = static_cast<uint16_t>(red.max_value());
+        for (int i = 0; i < 6; ++i)
+            red.px.insert(red.px.end(), {m, 0, 0, static_cast<uint16_t>(i * 7)});
+        const Image g = run_filter(cl, "color=hue=120", red);
+        const Image b = run_filter(cl, "color=hue=-120", red);
+        for (int i = 0; i < 6; ++i) {
+            const auto k = static_cast<size_t>(i) * 4;
+            EXPECT_LE(g.px[k], 1);
+            EXPECT_GE(g.px[k + 1], m - 1);
+            EXPECT_LE(g.px[k + 2], 1);
+            EXPECT_LE(b.px[k], 1);
+            EXPECT_LE(b.px[k + 1], 1);
+            EXPECT_GE(b.px[k + 2], m - 1);
+            EXPECT_EQ(g.px[k + 3], i * 7);
+        }
+        std::mt19937 rng(7);
+        const Image in = random_image(31, 7, wf, rng);
+        std::string where;
+        EXPECT_EQ(max_diff(run_filter(cl, "color", in), in, 0, 3, &where), 0) << where;
+        // Grey stays grey under any hue and saturation.
+        Image grey{1, 1, wf, {100, 100, 100, 5}};
+        const Image gg = run_filter(cl, "color=hue=77:saturation=3", grey);
+        EXPECT_LE(std::abs(int{gg.px[0]} - int{grey.px[0]}), 1);
+        EXPECT_EQ(gg.px[0], gg.px[1]);
+        EXPECT_EQ(gg.px[1], gg.px[2]);
+    }
+}
+
+// ---- convolution ----
+
+TEST_F(ColorFilters, BoxOddSizesAndRadiusExtremes) {
+    uint32_t seed = 300;
+    for (WorkFormat wf : kFormats) {
+        for (auto [w, h] : kSmallSizes)
+            for (int r : {1, 2, 64})
+                check("box=radius=" + std::to_string(r), w, h, wf, ++seed);
+        check("box=radius=1", 17, 13, wf, ++seed);
+        check("box=radius=64", 17, 13, wf, ++seed);  // window far larger than the frame
+        check("box=radius=7", 67, 35, wf, ++seed);
+        check("box=radius=64", 300, 41, wf, ++seed);  // rows longer than one scan chunk
+        check("box=radius=3", 640, 480, wf, ++seed);
+    }
+}
+
+TEST_F(ColorFilters, BoxIsExactMean) {
+    // Integer window sums and integer rounding: identical to the double reference, and the
+    // 32-bit prefix sums wrap on this tall 16-bit frame (600 * 129 * 65535 > 2^32).
+    check("box=radius=64", 7, 600, WorkFormat::rgba16, 401, 0);
+    check("box=radius=5", 61, 29, WorkFormat::rgba8, 402, 0);
+    ClContext& cl = *test_cl();
+    Image full{1920, 1080, WorkFormat::rgba16, {}};
+    full.px.assign(size_t{1920} * 1080 * 4, 65535);
+    std::string where;
+    EXPECT_EQ(max_diff(run_filter(cl, "box=radius=64", full), full, 0, 3, &where), 0) << where;
+}
+
+TEST_F(ColorFilters, SharpenSizesAndExtremes) {
+    uint32_t seed = 500;
+    for (WorkFormat wf : kFormats) {
+        for (auto [w, h] : kSmallSizes)
+            for (const char* chain : {"sharpen", "sharpen=radius=2:amount=2.5"})
+                check(chain, w, h, wf, ++seed);
+        check("sharpen=radius=1:amount=0", 17, 13, wf, ++seed);  // identity
+        check("sharpen=radius=1:amount=5", 17, 13, wf, ++seed);  // heavy saturation
+        check("sharpen=radius=2:amount=5", 17, 13, wf, ++seed);
+        check("sharpen=radius=2:amount=0.3", 45, 71, wf, ++seed);
+        check("sharpen=radius=1:amount=1.2", 640, 480, wf, ++seed);
+    }
+}
+
+TEST_F(ColorFilters, SobelSizesAndBorders) {
+    uint32_t seed = 600;
+    for (WorkFormat wf : kFormats) {
+        for (auto [w, h] : kSmallSizes)
+            check("sobel", w, h, wf, ++seed);
+        check("sobel", 45, 71, wf, ++seed);
+        check("sobel", 640, 480, wf, ++seed);
+        // A flat frame has no edges anywhere, borders included; a vertical step has gx only.
+        ClContext& cl = *test_cl();
+        Image flat{9, 5, wf, {}};
+        flat.px.assign(9 * 5 * 4, 200);
+        const Image z = run_filter(cl, "sobel", flat);
+        for (size_t i = 0; i < z.px.size(); ++i)
+            EXPECT_EQ(z.px[i], i % 4 == 3 ? 200 : 0) << i;
+        Image step{6, 4, wf, {}};
+        for (int y = 0; y < 4; ++y)
+            for (int x = 0; x < 6; ++x) {
+                const auto v = static_cast<uint16_t>(x < 3 ? 0 : 40);
+                step.px.insert(step.px.end(), {v, v, v, 1});
+            }
+        const Image e = run_filter(cl, "sobel", step);
+        // Columns 2 and 3 see the step: gx = 4 * 40, magnitude 40; the others see none.
+        for (int y = 0; y < 4; ++y)
+            for (int x = 0; x < 6; ++x)
+                EXPECT_EQ(e.at(x, y, 0), (x == 2 || x == 3) ? 40 : 0) << x << "," << y;
+    }
+}
+
+TEST_F(ColorFilters, FullHd) {
+    check("sobel", 1920, 1080, WorkFormat::rgba8, 701);
+    check("box=radius=2", 1920, 1080, WorkFormat::rgba16, 702);
+    check("color=brightness=0.1:contrast=1.5:saturation=2:hue=45", 1920, 1080, WorkFormat::rgba8,
+          703);
+}
+
+TEST_F(ColorFilters, ProcessorRunsChainOfThem) {
+    // Through the processor (rgba source, identity conversion, ping-pong buffers): the chain's
+    // output equals the filters run one after another, and each is a named stage.
+    ClContext& cl = *test_cl();
+    for (WorkFormat wf : kFormats) {
+        std::mt19937 rng(801);
+        Image in = random_image(37, 21, wf, rng);
+        for (int y = 0; y < in.height; ++y)
+            for (int x = 0; x < in.width; ++x)
+                in.at(x, y, 3) = static_cast<uint16_t>(in.max_value());  // conversion sets alpha
+        const bool deep = wf == WorkFormat::rgba16;
+        const SourceCase sc =
+            deep ? SourceCase{"rgba64", AV_PIX_FMT_RGBA64LE,
+                              make_sf(PlaneLayout::rgba, 16, 2, 0, 0, 0)}
+                 : SourceCase{"rgba", AV_PIX_FMT_RGBA, make_sf(PlaneLayout::rgba, 8, 1, 0, 0, 0)};
+        HostFrame frame = random_frame(sc, in.width, in.height, ColorInfo{}, rng);
+        for (int y = 0; y < in.height; ++y) {
+            uint8_t* row = frame.av->data[0] + static_cast<ptrdiff_t>(y) * frame.av->linesize[0];
+            for (int x = 0; x < in.width; ++x)
+                for (int c = 0; c < 4; ++c) {
+                    const uint16_t v = in.at(x, y, c);
+                    if (deep)
+                        std::memcpy(row + 8 * x + 2 * c, &v, 2);
+                    else
+                        row[4 * x + c] = static_cast<uint8_t>(v);
+                }
+        }
+        const std::vector<std::string> stages = {"color=contrast=1.2:hue=30", "box=radius=2",
+                                                 "sharpen=radius=2:amount=0.7", "sepia"};
+        std::string text;
+        Image expect = in;
+        for (const std::string& s : stages) {
+            text += (text.empty() ? "" : ",") + s;
+            expect = run_filter(cl, s, expect);
+        }
+        FrameProcessor proc(cl, parse_chain(text));
+        PendingFrame pend;
+        const Image got = process(proc, cl, frame, &pend);
+        std::string where;
+        EXPECT_LE(max_diff(got, expect, 0, 3, &where), 1) << text << " " << where;
+        const auto t = pend.timings();
+        ASSERT_EQ(t.size(), 2 + stages.size());
+        const char* names[] = {"upload", "convert", "color", "box", "sharpen", "sepia"};
+        for (size_t i = 0; i < t.size(); ++i)
+            EXPECT_EQ(t[i].name, names[i]);
+    }
+}
+
+// ---- registration and chain text (no device needed) ----
+
+TEST(ColorRegistry, FlagsRangesDefaults) {
+    for (const char* n : {"color", "grayscale", "sepia"}) {
+        const FilterInfo* f = find_filter(n);
+        ASSERT_NE(f, nullptr) << n;
+        EXPECT_TRUE(f->pointwise) << n;
+        EXPECT_FALSE(f->help.empty()) << n;
+    }
+    for (const char* n : {"box", "sharpen", "sobel"}) {
+        const FilterInfo* f = find_filter(n);
+        ASSERT_NE(f, nullptr) << n;
+        EXPECT_FALSE(f->pointwise) << n;
+        EXPECT_FALSE(f->help.empty()) << n;
+    }
+    const FilterInfo* c = find_filter("color");
+    ASSERT_EQ(c->params.size(), 4u);
+    const char* names[] = {"brightness", "contrast", "saturation", "hue"};
+    const double mins[] = {-1, 0, 0, -180}, maxs[] = {1, 4, 4, 180}, defs[] = {0, 1, 1, 0};
+    for (size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(c->params[i].name, names[i]);
+        EXPECT_EQ(c->params[i].min, mins[i]);
+        EXPECT_EQ(c->params[i].max, maxs[i]);
+        EXPECT_EQ(std::get<double>(c->params[i].default_value), defs[i]);
+        EXPECT_FALSE(c->params[i].help.empty());
+    }
+    const FilterInstance box = make_filter("box");
+    EXPECT_EQ(box.get_int("radius"), 2);
+    const FilterInstance sh = make_filter("sharpen");
+    EXPECT_EQ(sh.get_int("radius"), 1);
+    EXPECT_EQ(sh.get_float("amount"), 1.0);
+    EXPECT_TRUE(find_filter("sobel")->params.empty());
+    EXPECT_TRUE(find_filter("grayscale")->params.empty());
+    EXPECT_TRUE(find_filter("sepia")->params.empty());
+}
+
+TEST(ColorRegistry, ChainRoundTripAndErrors) {
+    for (const char* text :
+         {"color", "grayscale", "sepia", "box", "sharpen", "sobel",
+          "color=brightness=-0.25:contrast=3.75:saturation=0.1:hue=-179.5,grayscale,sepia",
+          "box=radius=64,sharpen=radius=2:amount=4.5,sobel,box=radius=1",
+          "color=hue=180,box=radius=1,gaussian=sigma=2,sharpen=amount=0,color=brightness=1"}) {
+        const Chain c = parse_chain(text);
+        const std::string printed = format_chain(c);
+        EXPECT_EQ(parse_chain(printed), c) << text << " -> " << printed;
+        EXPECT_EQ(format_chain(parse_chain(printed)), printed);
+    }
+    EXPECT_EQ(format_chain(parse_chain("box,sobel,sharpen,grayscale,sepia")),
+              "box=radius=2,sobel,sharpen=radius=1:amount=1,grayscale,sepia");
+    EXPECT_EQ(format_chain(parse_chain("color")),
+              "color=brightness=0:contrast=1:saturation=1:hue=0");
+    auto error_of = [](const char* text) -> std::string {
+        try {
+            parse_chain(text);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+    EXPECT_EQ(error_of("box=radius=0"), "box: radius=0 is out of range [1, 64]");
+    EXPECT_EQ(error_of("box=radius=65"), "box: radius=65 is out of range [1, 64]");
+    EXPECT_EQ(error_of("sharpen=radius=3"), "sharpen: radius=3 is out of range [1, 2]");
+    EXPECT_EQ(error_of("sharpen=amount=5.5"), "sharpen: amount=5.5 is out of range [0, 5]");
+    EXPECT_EQ(error_of("color=hue=181"), "color: hue=181 is out of range [-180, 180]");
+    EXPECT_EQ(error_of("color=contrast=-0.1"), "color: contrast=-0.1 is out of range [0, 4]");
+    EXPECT_NE(error_of("box=radius=1.5"), "(no error)");
+    EXPECT_NE(error_of("sobel=radius=1"), "(no error)");
+}
+
+}  // namespace
+}  // namespace vfx::test
