@@ -157,14 +157,16 @@ TEST(Cli, HeadlessPlayOfTheSampleWritesAReport) {
     EXPECT_EQ(j["command"], "play");
     EXPECT_EQ(j["frames"], 24);
     EXPECT_EQ(j["validation_errors"], 0);
-    EXPECT_EQ(j["chain"], "unsharp=sigma=1.2:amount=0.6");
+    EXPECT_EQ(j["chain"], "median=radius=1,unsharp=sigma=1:amount=0.5,histogram");
+    ASSERT_TRUE(j.contains("histogram"));
     EXPECT_TRUE(j["interop"]["tier"].is_string());
     EXPECT_FALSE(j["interop"]["reason"].get<std::string>().empty());
     EXPECT_EQ(j["input"]["width"], 1280);
     EXPECT_EQ(j["input"]["codec"], "h264");
     const auto& frames = j["timing"]["frames"];
     ASSERT_EQ(frames.size(), 24u);
-    for (const char* stage : {"decode", "upload", "convert", "unsharp", "handover", "present"})
+    for (const char* stage :
+         {"decode", "upload", "convert", "median", "unsharp", "histogram", "handover", "present"})
         EXPECT_TRUE(frames[5]["stages_ms"].contains(stage)) << stage << " in " << frames[5].dump();
     const auto& summary = j["timing"]["summary_ms"];
     for (const char* stage : {"frame", "convert", "unsharp"}) {
@@ -231,6 +233,126 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
     EXPECT_EQ(
         mean_abs_diff_rgba8(first_frame(dir + "/still.png"), first_frame(dir + "/again.png"), 4),
         0.0);
+}
+
+// Every filter of the library in one chain, as the program runs it.
+const std::vector<std::string> kEveryFilter = {
+    "mosaic=pattern=grbg,blacklevel=black=3:white=250,wb=r=1.2:g=1:b=1.1,demosaic=method=mhc:"
+    "pattern=grbg",
+    "ccm=matrix=1.2|-0.1|-0.1|-0.1|1.2|-0.1|-0.1|-0.1|1.2",
+    "gamma=curve=power:value=1.1",
+    "color=brightness=0.02:contrast=1.1:saturation=1.2:hue=10",
+    "median=radius=1",
+    "bilateral=sigma_s=1:sigma_r=0.1",
+    "box=radius=1",
+    "gaussian=sigma=1",
+    "sharpen=radius=1:amount=0.5",
+    "unsharp=sigma=1:amount=0.5",
+    "oilpaint=radius=2:levels=8",
+    "sepia",
+    "gamma=curve=srgb",
+    "sobel",
+    "grayscale",
+    "histogram",
+};
+
+std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& x : v)
+        out += (out.empty() ? "" : ",") + x;
+    return out;
+}
+
+TEST(Cli, ChainOfEveryFilterOnAStillEqualsItsStagesOneByOne) {
+    const std::string dir = scratch_dir();
+    const std::string still = dir + "/still.png";
+    ASSERT_EQ(
+        vfx_run("process --input '" + kSample + "' --frames 1 --output '" + still + "'").status, 0);
+    Outcome all = vfx_run("process --input '" + still + "' --chain '" + join(kEveryFilter) +
+                          "' --output '" + dir + "/all.png' --report '" + dir + "/all.json'");
+    ASSERT_EQ(all.status, 0) << all.output;
+    // The same stages as separate runs, each reading the previous one's PNG (8-bit frames are
+    // stored losslessly, and the chain quantises to the working format between stages too).
+    std::string prev = still;
+    for (size_t i = 0; i < kEveryFilter.size(); ++i) {
+        const std::string next = dir + "/stage" + std::to_string(i) + ".png";
+        Outcome r = vfx_run("process --input '" + prev + "' --chain '" + kEveryFilter[i] +
+                            "' --output '" + next + "'");
+        ASSERT_EQ(r.status, 0) << kEveryFilter[i] << "\n" << r.output;
+        prev = next;
+    }
+    auto a = first_frame(dir + "/all.png");
+    auto b = first_frame(prev);
+    EXPECT_EQ(mean_abs_diff_rgba8(a, b, 4), 0.0);
+    // Not a blank or unchanged picture: sobel leaves edges on a dark ground.
+    double lit = 0;
+    for (int y = 0; y < a.height; ++y)
+        for (int x = 0; x < a.width; ++x)
+            lit += a.plane(0).data[y * a.plane(0).stride + x * 4] > 64 ? 1 : 0;
+    const double share = lit / (static_cast<double>(a.width) * a.height);
+    EXPECT_GT(share, 0.005);
+    EXPECT_LT(share, 0.5);
+    // The histogram of the output reached the report and counts every pixel.
+    auto j = read_json(dir + "/all.json");
+    ASSERT_TRUE(j.contains("histogram")) << j.dump().substr(0, 400);
+    double sum = 0;
+    for (const auto& v : j["histogram"]["luma"])
+        sum += v.get<double>();
+    EXPECT_EQ(sum, 1280.0 * 720.0);
+}
+
+TEST(Cli, BlendMixesTheChainInputWithTheCurrentFrame) {
+    const std::string dir = scratch_dir();
+    const std::string still = dir + "/still.png";
+    ASSERT_EQ(
+        vfx_run("process --input '" + kSample + "' --frames 1 --output '" + still + "'").status, 0);
+    ASSERT_EQ(vfx_run("process --input '" + still + "' --chain gaussian=sigma=3 --output '" + dir +
+                      "/blur.png'")
+                  .status,
+              0);
+    Outcome r = vfx_run("process --input '" + still +
+                        "' --chain 'gaussian=sigma=3,blend=mode=normal:opacity=0.5' --output '" +
+                        dir + "/mix.png'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto in = first_frame(still), blur = first_frame(dir + "/blur.png"),
+         mix = first_frame(dir + "/mix.png");
+    int worst = 0;
+    for (int y = 0; y < in.height; ++y)
+        for (int x = 0; x < in.width * 4; ++x) {
+            if (x % 4 == 3) continue;
+            const double want = 0.5 * in.plane(0).data[y * in.plane(0).stride + x] +
+                                0.5 * blur.plane(0).data[y * blur.plane(0).stride + x];
+            worst = std::max(
+                worst, static_cast<int>(
+                           std::abs(mix.plane(0).data[y * mix.plane(0).stride + x] - want) + 0.5));
+        }
+    EXPECT_LE(worst, 1);
+}
+
+TEST(Cli, ChainOfEveryFilterOnAClip) {
+    const std::string dir = scratch_dir();
+    const std::string chain = join(kEveryFilter) + ",blend=mode=screen:opacity=0.5";
+    Outcome r = vfx_run("process --input '" + kSample + "' --frames 6 --chain '" + chain +
+                        "' --output '" + dir + "/every.mkv' --report '" + dir + "/r.json'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    vfx::SourceOptions so;
+    so.input = dir + "/every.mkv";
+    auto src = vfx::Source::open(so);
+    int n = 0;
+    while (auto f = src->next()) {
+        EXPECT_EQ(f->width, 1280);
+        EXPECT_EQ(f->height, 720);
+        ++n;
+    }
+    EXPECT_EQ(n, 6);
+    auto j = read_json(dir + "/r.json");
+    EXPECT_EQ(j["frames"], 6);
+    // Every stage of the chain was timed on every frame.
+    const auto& stages = j["timing"]["frames"][3]["stages_ms"];
+    for (const char* name : {"mosaic", "demosaic", "ccm", "median", "bilateral", "box", "oilpaint",
+                             "sobel", "histogram", "blend"})
+        EXPECT_TRUE(stages.contains(name)) << name << " in " << stages.dump();
+    EXPECT_EQ(j["chain"].get<std::string>().find("mosaic=pattern=grbg"), 0u);
 }
 
 TEST(Cli, BadInputsGiveOneLineAndNoOutput) {

@@ -49,7 +49,7 @@ std::pair<std::string, std::string> split_key_value(const std::string& kv, const
 
 // The bundled sample clip and the default chain applied to it.
 std::string default_input();
-inline constexpr const char* kDefaultChain = "unsharp=sigma=1.2:amount=0.6";
+inline constexpr const char* kDefaultChain = "median=radius=1,unsharp=sigma=1:amount=0.5,histogram";
 
 int run_play(const PlayOptions& o);
 int run_process(const ProcessOptions& o);

@@ -138,6 +138,25 @@ void Overlay::build(const OverlayState& s, float content_scale) {
                 ImGui::EndTable();
             }
         }
+        if (s.histogram) {
+            ImGui::Separator();
+            ImGui::TextUnformatted("histogram (R, G, B, luma)");
+            static const char* names[] = {"##r", "##g", "##b", "##luma"};
+            static const ImVec4 colours[] = {
+                {1, 0.3f, 0.3f, 1}, {0.3f, 1, 0.3f, 1}, {0.4f, 0.5f, 1, 1}, {0.9f, 0.9f, 0.9f, 1}};
+            std::array<float, 256> bins{};
+            for (int c = 0; c < 4; ++c) {
+                float top = 1;
+                for (int i = 0; i < 256; ++i) {
+                    bins[static_cast<size_t>(i)] = static_cast<float>(s.histogram->at(c, i));
+                    top = std::max(top, bins[static_cast<size_t>(i)]);
+                }
+                ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[c]);
+                ImGui::PlotHistogram(names[c], bins.data(), 256, 0, nullptr, 0.0f, top,
+                                     ImVec2(360 * scale_, 40 * scale_));
+                ImGui::PopStyleColor();
+            }
+        }
         ImGui::End();
     }
     ImGui::Render();

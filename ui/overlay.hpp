@@ -7,6 +7,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "compute/processor.hpp"
 #include "timing/timing.hpp"
 
 struct GLFWwindow;
@@ -26,6 +27,7 @@ struct OverlayState {
     int64_t frames = 0, dropped = 0, corrupt = 0;
     size_t queue_depth = 0, queue_capacity = 0;
     const TimingLog* timing = nullptr;
+    const Histogram* histogram = nullptr;  // the chain's `histogram` filter, latest frame
 };
 
 class Overlay {

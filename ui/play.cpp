@@ -135,6 +135,7 @@ int run_play(const PlayOptions& o) {
             state.queue_depth = ss.queue_depth;
             state.queue_capacity = ss.queue_capacity;
             state.source = player->frame_description() + "  " + player->stream().codec;
+            state.histogram = player->histogram() ? &*player->histogram() : nullptr;
             overlay->build(state, window->content_scale());
             draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
         }
