@@ -18,7 +18,7 @@ using vfx::test::scratch_dir;
 
 namespace {
 
-const std::string kSample = std::string(VFX_SOURCE_DIR) + "/assets/sample.mp4";
+const std::string kSample = vfx::test::source_dir() + "/assets/sample.mp4";
 
 struct Outcome {
     int status = -1;

@@ -526,7 +526,7 @@ TEST(DecodeSource, StreamInfo) {
 }
 
 TEST(DecodeSource, BundledSample) {
-    const std::string path = std::string(VFX_SOURCE_DIR) + "/assets/sample.mp4";
+    const std::string path = vfx::test::source_dir() + "/assets/sample.mp4";
     ASSERT_TRUE(fs::exists(path));
     EXPECT_LT(fs::file_size(path), 1500u * 1000u);
     auto src = Source::open(input(path));

@@ -11,6 +11,7 @@
 #include "compute/processor.hpp"
 #include "compute_test_util.hpp"
 #include "core/error.hpp"
+#include "support/media.hpp"
 
 namespace vfx::test {
 namespace {
@@ -638,7 +639,7 @@ double cpsnr(const Image& a, const Image& b, int border) {
 
 TEST_F(Isp, MhcBeatsBilinearOnAPhotograph) {
     ClContext& cl = *test_cl();
-    const Image photo = load_ppm(std::string(VFX_SOURCE_DIR) + "/assets/chelsea_256x192.ppm");
+    const Image photo = load_ppm(vfx::test::source_dir() + "/assets/chelsea_256x192.ppm");
     ASSERT_EQ(photo.width, 256) << "assets/chelsea_256x192.ppm is missing or not a P6 PPM";
     // Not vacuous: the photograph has detail (colour and luminance variance).
     double mean = 0, var = 0;

@@ -321,6 +321,14 @@ std::string kind_error(const FilterInstance& f, size_t position, FrameKind got) 
 
 }  // namespace
 
+std::string FrameProcessor::stage_name(size_t i) const {
+    const std::string& name = chain_.filters[i].name();
+    size_t uses = 1;
+    for (size_t k = 0; k < i; ++k)
+        uses += chain_.filters[k].name() == name ? 1 : 0;
+    return uses == 1 ? name : fmt::format("{}#{}", name, uses);
+}
+
 PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
                                      const FrameGeometry& g) {
     check_frame(frame, g);
@@ -480,7 +488,7 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         io.histogram_out = &histogram;
         filters_[i]->enqueue(io);
         if (events.empty()) fail("filter {} enqueued no command", chain_.filters[i].name());
-        out.stages_.push_back({chain_.filters[i].name(), events.front(), events.back()});
+        out.stages_.push_back({stage_name(i), events.front(), events.back()});
         out.done_ = events.back();
         cur = dst_index[i];
     }

@@ -35,7 +35,8 @@ struct Histogram {
 };
 
 struct StageTime {
-    std::string name;  // "upload", "convert", then each filter's name in chain order
+    std::string name;  // "upload", "convert", then each filter's name in chain order; a name
+                       // that repeats in the chain gets "#2", "#3"... from its second use
     double ms = 0;
 };
 
@@ -94,6 +95,8 @@ public:
     // Takes effect for the next enqueue; frames already enqueued are unaffected.
     void set_chain(Chain chain);
     const Chain& chain() const { return chain_; }
+    // Timing name of chain stage i: the filter's name, "#N" added from its second use on.
+    std::string stage_name(size_t i) const;
 
     // Enqueues on cl.queue(), in order: the upload of `frame`'s planes (through pinned staging
     // buffers used round-robin; devices with host-unified memory read the staging buffer

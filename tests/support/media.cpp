@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -59,6 +60,11 @@ std::string scratch_dir() {
     }
     fs::create_directories(d);
     return d.string();
+}
+
+std::string source_dir() {
+    const char* env = std::getenv("VFX_SOURCE_DIR");
+    return env && *env ? env : VFX_SOURCE_DIR;
 }
 
 std::string vfx_binary() {

@@ -17,6 +17,10 @@ std::string scratch_dir();
 // Runs a shell command, returns its exit status; stdout+stderr captured into `output` if given.
 int run_command(const std::string& cmd, std::string* output = nullptr);
 
+// The repository root (assets/ lives there): $VFX_SOURCE_DIR when set (test binaries run on
+// another machine), else the source tree they were built from.
+std::string source_dir();
+
 // Path of the built `vfx` program.
 std::string vfx_binary();
 
