@@ -350,7 +350,7 @@ TEST(Cli, ChainOfEveryFilterOnAClip) {
     // Every stage of the chain was timed on every frame.
     const auto& stages = j["timing"]["frames"][3]["stages_ms"];
     for (const char* name : {"mosaic", "demosaic", "ccm", "median", "bilateral", "box", "oilpaint",
-                             "sobel", "histogram", "blend"})
+                             "sobel", "histogram", "blend", "gamma", "gamma#2"})
         EXPECT_TRUE(stages.contains(name)) << name << " in " << stages.dump();
     EXPECT_EQ(j["chain"].get<std::string>().find("mosaic=pattern=grbg"), 0u);
 }
