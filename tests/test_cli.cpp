@@ -114,6 +114,13 @@ TEST(Cli, FiltersJsonMatchesTheRegistry) {
         EXPECT_EQ(j["name"], f.name);
         EXPECT_EQ(j["help"], f.help);
         EXPECT_EQ(j["pointwise"], f.pointwise);
+        EXPECT_EQ(j["uses_chain_input"], f.uses_chain_input);
+        for (vfx::FrameKind k : {vfx::FrameKind::colour, vfx::FrameKind::mosaic}) {
+            const auto& t = j["takes"];
+            EXPECT_EQ(std::find(t.begin(), t.end(), std::string(vfx::to_string(k))) != t.end(),
+                      f.takes(k))
+                << f.name;
+        }
         ASSERT_EQ(j["params"].size(), f.params.size()) << f.name;
         for (size_t k = 0; k < f.params.size(); ++k) {
             const auto& p = f.params[k];

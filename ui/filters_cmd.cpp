@@ -34,9 +34,18 @@ nlohmann::json filters_json() {
             }
             params.push_back(std::move(j));
         }
+        nlohmann::json takes = nlohmann::json::array();
+        for (FrameKind k : {FrameKind::colour, FrameKind::mosaic})
+            if (f->takes(k)) takes.push_back(std::string(to_string(k)));
+        const char* gives = f->output == OutputKind::same     ? "same"
+                            : f->output == OutputKind::colour ? "colour"
+                                                              : "mosaic";
         out.push_back({{"name", f->name},
                        {"help", f->help},
                        {"pointwise", f->pointwise},
+                       {"takes", std::move(takes)},
+                       {"gives", gives},
+                       {"uses_chain_input", f->uses_chain_input},
                        {"params", std::move(params)}});
     }
     return out;
