@@ -160,7 +160,7 @@ TEST_F(Filters, ProcessorChainsStageByStage) {
 
         const auto t = pend.timings();
         ASSERT_EQ(t.size(), 5u);
-        const char* names[] = {"upload", "convert", "gaussian", "gaussian", "unsharp"};
+        const char* names[] = {"upload", "convert", "gaussian", "gaussian#2", "unsharp"};
         for (size_t i = 0; i < t.size(); ++i) {
             EXPECT_EQ(t[i].name, names[i]);
             EXPECT_GE(t[i].ms, 0.0);
