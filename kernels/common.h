@@ -88,3 +88,46 @@ inline float4 sep_pass_v(__global const float4* src, int width, int height, __co
     for (int k = 0; k <= 2 * r; ++k) sum += tile[(ly + k) * lw + lx] * wt[k];
     return sum;
 }
+
+// The work-group's tile of pixels with an apron of r on every side, clamped to the frame edge,
+// loaded by all work-items together: tile is (lw + 2r) x (lh + 2r) pix_t, row pitch lw + 2r,
+// and pixel (x, y) of the group sits at tile[(ly + r) * (lw + 2r) + lx + r]. Ends with a
+// barrier, so every work-item of the group must call it.
+inline void load_tile(__global const uchar* src, int src_pitch, int width, int height,
+                      __local pix_t* tile, int r) {
+    const int lw = (int)get_local_size(0);
+    const int lh = (int)get_local_size(1);
+    const int tw = lw + 2 * r;
+    const int th = lh + 2 * r;
+    const int x0 = (int)get_group_id(0) * lw - r;
+    const int y0 = (int)get_group_id(1) * lh - r;
+    for (int i = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0)); i < tw * th;
+         i += lw * lh) {
+        const int ty = i / tw;
+        const int tx = i - ty * tw;
+        tile[i] = load_pix(src, src_pitch, clamp_x(x0 + tx, width), clamp_y(y0 + ty, height));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// One-channel (mosaic) working format, the depth of WORK16 (core/format.hpp: mono8/mono16).
+#if WORK16
+typedef ushort mono_t;
+#define convert_mono_sat_rte convert_ushort_sat_rte
+#else
+typedef uchar mono_t;
+#define convert_mono_sat_rte convert_uchar_sat_rte
+#endif
+inline float load_mono(__global const uchar* base, int pitch, int x, int y) {
+    return (float)*(__global const mono_t*)(base + (size_t)y * (size_t)pitch +
+                                            (size_t)x * sizeof(mono_t));
+}
+inline void store_mono(__global uchar* base, int pitch, int x, int y, float v) {
+    *(__global mono_t*)(base + (size_t)y * (size_t)pitch + (size_t)x * sizeof(mono_t)) =
+        convert_mono_sat_rte(v);
+}
+
+// Colour (0 R, 1 G, 2 B) of Bayer site (x, y): `cfa` packs the 2x2 pattern, 2 bits per site,
+// site (x & 1) + 2 (y & 1) (rggb: 0 | 1 << 2 | 1 << 4 | 2 << 6).
+inline int cfa_at(int cfa, int x, int y) { return (cfa >> (2 * ((x & 1) + 2 * (y & 1)))) & 3; }
+

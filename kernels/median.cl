@@ -53,17 +53,8 @@ __kernel void median(__global const uchar* src, int src_pitch, int width, int he
     const int lx = (int)get_local_id(0);
     const int ly = (int)get_local_id(1);
     const int lw = (int)get_local_size(0);
-    const int lh = (int)get_local_size(1);
     const int tw = lw + 2 * RADIUS;
-    const int th = lh + 2 * RADIUS;
-    const int x0 = (int)get_group_id(0) * lw - RADIUS;
-    const int y0 = (int)get_group_id(1) * lh - RADIUS;
-    for (int i = ly * lw + lx; i < tw * th; i += lw * lh) {
-        const int ty = i / tw;
-        const int tx = i - ty * tw;
-        tile[i] = load_pix(src, src_pitch, clamp_x(x0 + tx, width), clamp_y(y0 + ty, height));
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    load_tile(src, src_pitch, width, height, tile, RADIUS);
     const int x = (int)get_global_id(0);
     const int y = (int)get_global_id(1);
     if (!in_frame(x, y, width, height)) return;

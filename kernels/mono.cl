@@ -5,14 +5,6 @@
 //     for a mosaic still at the end of a chain.
 // -DSRC16: 2-byte source samples. -DWORK16: 16-bit working depth.
 
-#if WORK16
-typedef ushort mono_t;
-#define convert_mono_sat_rte convert_ushort_sat_rte
-#else
-typedef uchar mono_t;
-#define convert_mono_sat_rte convert_uchar_sat_rte
-#endif
-
 #if SRC16
 typedef ushort gsample_t;
 #else
