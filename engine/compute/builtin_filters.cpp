@@ -6,7 +6,8 @@ std::vector<FilterInfo> builtin_filters() {
     std::vector<FilterInfo> all;
     for (auto family : {blur_filters, isp_filters, color_filters, convolution_filters,
                         noise_filters, stylise_filters, composite_filters})
-        for (FilterInfo& f : family()) all.push_back(std::move(f));
+        for (FilterInfo& f : family())
+            all.push_back(std::move(f));
     return all;
 }
 

@@ -9,8 +9,9 @@ namespace vfx {
 
 std::vector<FilterInfo> builtin_filters();
 
-std::vector<FilterInfo> blur_filters();         // filters_blur.cpp: gaussian, unsharp
-std::vector<FilterInfo> isp_filters();          // filters_isp.cpp: demosaic, mosaic, blacklevel, wb, ccm, gamma
+std::vector<FilterInfo> blur_filters();  // filters_blur.cpp: gaussian, unsharp
+std::vector<FilterInfo>
+isp_filters();  // filters_isp.cpp: demosaic, mosaic, blacklevel, wb, ccm, gamma
 std::vector<FilterInfo> color_filters();        // filters_color.cpp: color, grayscale, sepia
 std::vector<FilterInfo> convolution_filters();  // filters_convolution.cpp: box, sharpen, sobel
 std::vector<FilterInfo> noise_filters();        // filters_noise.cpp: median, bilateral

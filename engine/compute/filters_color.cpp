@@ -100,17 +100,6 @@ std::unique_ptr<GpuFilter> make_color(const FilterInstance& f) {
         });
 }
 
-ParamSpec float_param(const char* name, double def, double min, double max, const char* help) {
-    ParamSpec p;
-    p.name = name;
-    p.type = ParamType::float_value;
-    p.default_value = def;
-    p.min = min;
-    p.max = max;
-    p.help = help;
-    return p;
-}
-
 }  // namespace
 
 std::vector<FilterInfo> color_filters() {

@@ -31,17 +31,6 @@ ParamSpec pattern_param() {
     return p;
 }
 
-ParamSpec float_param(const char* name, double def, double min, double max, const char* help) {
-    ParamSpec p;
-    p.name = name;
-    p.type = ParamType::float_value;
-    p.default_value = def;
-    p.min = min;
-    p.max = max;
-    p.help = help;
-    return p;
-}
-
 const Launch& KernelCache::get(ClContext& cl, const char* file, const char* name,
                                const std::string& options) {
     auto it = kernels_.find(options);

@@ -70,17 +70,6 @@ private:
     ClMem weights_;
 };
 
-ParamSpec float_param(const char* name, double def, double min, double max, const char* help) {
-    ParamSpec p;
-    p.name = name;
-    p.type = ParamType::float_value;
-    p.default_value = def;
-    p.min = min;
-    p.max = max;
-    p.help = help;
-    return p;
-}
-
 }  // namespace
 
 std::vector<FilterInfo> noise_filters() {

@@ -31,17 +31,6 @@ private:
     TiledStencil stencil_;
 };
 
-ParamSpec int_param(const char* name, int64_t def, double min, double max, const char* help) {
-    ParamSpec p;
-    p.name = name;
-    p.type = ParamType::int_value;
-    p.default_value = def;
-    p.min = min;
-    p.max = max;
-    p.help = help;
-    return p;
-}
-
 }  // namespace
 
 std::vector<FilterInfo> stylise_filters() {

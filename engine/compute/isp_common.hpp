@@ -19,7 +19,6 @@ namespace vfx::isp {
 // site (x & 1) + 2 (y & 1) at bits 2 site.
 int cfa_code(const std::string& pattern);
 ParamSpec pattern_param();
-ParamSpec float_param(const char* name, double def, double min, double max, const char* help);
 
 struct Launch {
     ClKernel kernel;

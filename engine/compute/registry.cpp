@@ -164,6 +164,24 @@ std::string format_param_value(const ParamValue& v) {
     return {};
 }
 
+ParamSpec float_param(const char* name, double def, double min, double max, const char* help) {
+    ParamSpec p;
+    p.name = name;
+    p.type = ParamType::float_value;
+    p.default_value = def;
+    p.min = min;
+    p.max = max;
+    p.help = help;
+    return p;
+}
+
+ParamSpec int_param(const char* name, int64_t def, double min, double max, const char* help) {
+    ParamSpec p = float_param(name, 0, min, max, help);
+    p.type = ParamType::int_value;
+    p.default_value = def;
+    return p;
+}
+
 std::string filter_help(const FilterInfo& info) {
     std::string out = fmt::format("{}: {}\n", info.name, info.help);
     for (const ParamSpec& p : info.params) {

@@ -32,6 +32,11 @@ struct ParamSpec {
     std::string help;                  // one line
 };
 
+// Builders for registrations: a float or int parameter with its default, inclusive range and
+// one-line help.
+ParamSpec float_param(const char* name, double def, double min, double max, const char* help);
+ParamSpec int_param(const char* name, int64_t def, double min, double max, const char* help);
+
 using FilterFactory = std::function<std::unique_ptr<GpuFilter>(ClContext&, const FilterInstance&)>;
 
 // What a chain carries between two stages: a colour frame (rgba8/rgba16) or a sensor mosaic
