@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compute/chain.hpp"
+#include "compute/preset.hpp"
 #include "compute/registry.hpp"
 #include "decode/source.hpp"
 #include "support/media.hpp"
@@ -484,6 +485,154 @@ echo "exit=$?"
         for (int x = 0; x < a.width; x += 4)
             lit += a.plane(0).data[y * a.plane(0).stride + x * 4 + 1];
     EXPECT_GT(lit / ((a.height / 4.0) * (a.width / 4.0)), 10.0);
+}
+
+// --- presets ---
+
+std::string preset_path(const std::string& name) {
+    return vfx::test::source_dir() + "/assets/presets/" + name;
+}
+
+// A small RGGB mosaic, 16-bit little-endian, `frames` frames: a smooth colour gradient as a
+// sensor would sample it (R at even/even, B at odd/odd, G elsewhere).
+std::string write_bayer_rggb16le(const std::string& path, int w, int h, int frames) {
+    std::ofstream f(path, std::ios::binary);
+    for (int n = 0; n < frames; ++n)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const double r = 0.2 + 0.6 * x / w, g = 0.3 + 0.4 * y / h,
+                             b = 0.7 - 0.5 * (x + y) / (w + h) + 0.02 * n;
+                const double v = (y % 2 == 0) ? (x % 2 == 0 ? r : g) : (x % 2 == 0 ? g : b);
+                const auto code = static_cast<uint16_t>(v * 65535.0 / 2.0);  // before white balance
+                f.put(static_cast<char>(code & 0xff));
+                f.put(static_cast<char>(code >> 8));
+            }
+    return path;
+}
+
+TEST(Cli, EveryShippedPresetRunsThroughProcess) {
+    const std::string dir = scratch_dir();
+    const std::string src = "lavfi:testsrc2=size=160x120:rate=25";
+    for (const char* name : {"denoise.json", "stylise.json"}) {
+        SCOPED_TRACE(name);
+        const std::string stem = fs::path(name).stem().string();
+        Outcome r = vfx_run("process --input '" + src + "' --frames 2 --preset '" +
+                            preset_path(name) + "' --output '" + dir + "/" + stem +
+                            "_%04d.png' --report '" + dir + "/" + stem + ".json'");
+        ASSERT_EQ(r.status, 0) << r.output;
+        EXPECT_NE(r.output.find("preset '" + preset_path(name) + "'"), std::string::npos)
+            << r.output;
+        const std::string chain = vfx::format_chain(vfx::load_preset(preset_path(name)));
+        EXPECT_EQ(read_json(dir + "/" + stem + ".json")["chain"], chain);
+        // The same picture as the preset's chain given as text.
+        Outcome t = vfx_run("process --input '" + src + "' --frames 2 --chain '" + chain +
+                            "' --output '" + dir + "/" + stem + "_chain_%04d.png'");
+        ASSERT_EQ(t.status, 0) << t.output;
+        EXPECT_EQ(mean_abs_diff_rgba8(first_frame(dir + "/" + stem + "_0002.png"),
+                                      first_frame(dir + "/" + stem + "_chain_0002.png"), 4),
+                  0.0);
+    }
+    // The camera preset develops a raw RGGB mosaic.
+    const std::string raw = write_bayer_rggb16le(dir + "/sensor.raw", 64, 48, 2);
+    Outcome cam = vfx_run(
+        "process --input-format rawvideo --input-opt pixel_format=bayer_rggb16le --input-opt "
+        "video_size=64x48 --input '" +
+        raw + "' --preset '" + preset_path("camera-preview.json") + "' --output '" + dir +
+        "/cam_%04d.png' --report '" + dir + "/cam.json'");
+    ASSERT_EQ(cam.status, 0) << cam.output;
+    EXPECT_EQ(read_json(dir + "/cam.json")["frames"], 2);
+    auto frame = first_frame(dir + "/cam_0002.png");
+    EXPECT_EQ(frame.width, 64);
+    EXPECT_EQ(frame.height, 48);
+}
+
+TEST(Cli, ChainWinsOverPresetWithANote) {
+    const std::string dir = scratch_dir();
+    const std::string preset = preset_path("denoise.json");
+    Outcome r =
+        vfx_run("process --input lavfi:testsrc2=size=160x120:rate=25 --frames 2 --preset '" +
+                preset + "' --chain gaussian=sigma=1 --output null --report '" + dir + "/r.json'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("--chain given: ignoring preset '" + preset + "'"), std::string::npos)
+        << r.output;
+    EXPECT_EQ(read_json(dir + "/r.json")["chain"], "gaussian=sigma=1");
+
+    // play: the preset replaces the default chain; with --chain too, --chain wins.
+    Outcome p = vfx_run("play --headless --frames 3 --preset '" + preset + "' --report '" + dir +
+                        "/p.json'");
+    ASSERT_EQ(p.status, 0) << p.output;
+    EXPECT_EQ(read_json(dir + "/p.json")["chain"], vfx::format_chain(vfx::load_preset(preset)));
+    Outcome pc = vfx_run("play --headless --frames 3 --preset '" + preset +
+                         "' --chain sepia --report '" + dir + "/pc.json'");
+    ASSERT_EQ(pc.status, 0) << pc.output;
+    EXPECT_NE(pc.output.find("--chain given: ignoring preset '" + preset + "'"), std::string::npos)
+        << pc.output;
+    EXPECT_EQ(read_json(dir + "/pc.json")["chain"], "sepia");
+}
+
+TEST(Cli, BrokenPresetGivesOneLineAndNoOutput) {
+    const std::string dir = scratch_dir();
+    const std::string in = "lavfi:testsrc2=size=160x120:rate=25";
+    std::ofstream(dir + "/notjson.json") << "{\"vfx_preset\": 1, \"chain\": [\n";
+    std::ofstream(dir + "/range.json")
+        << R"({"vfx_preset": 1, "chain": [{"filter": "median"}, {"filter": "unsharp", "params": {"amount": 9}}]})";
+    std::ofstream(dir + "/version.json") << R"({"vfx_preset": 7, "chain": []})";
+    std::ofstream(dir + "/unknown.json") << R"({"vfx_preset": 1, "chain": [{"filter": "blurr"}]})";
+    const std::string out = dir + "/out.png";
+    auto process = [&](const std::string& preset) {
+        return vfx_run("process --input " + in + " --frames 1 --preset '" + dir + "/" + preset +
+                       "' --output '" + out + "' --save-preset '" + dir + "/saved.json'");
+    };
+    expect_one_line_error(process("notjson.json"), "notjson.json: not JSON: parse error");
+    expect_one_line_error(process("range.json"),
+                          "range.json: chain[1]: unsharp: amount=9 is out of range [0, 5]");
+    expect_one_line_error(process("version.json"), "version.json: unsupported preset version 7");
+    expect_one_line_error(process("unknown.json"),
+                          "unknown.json: chain[0]: unknown filter 'blurr'");
+    expect_one_line_error(process("missing.json"), "missing.json: cannot read preset");
+    expect_one_line_error(vfx_run("play --headless --frames 2 --preset '" + dir + "/range.json'"),
+                          "range.json: chain[1]: unsharp: amount=9");
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().extension(), ".json") << "left behind: " << e.path();
+    EXPECT_FALSE(fs::exists(dir + "/saved.json"));
+}
+
+TEST(Cli, SavePresetWritesTheChainThatRan) {
+    const std::string dir = scratch_dir();
+    const std::string in = "lavfi:testsrc2=size=160x120:rate=25";
+    const std::string chain = "median=radius=2,gamma=curve=srgb,ccm=matrix=1.1|-0.1|0|0|1|0|0|0|1";
+    Outcome r = vfx_run("process --input " + in + " --frames 1 --chain '" + chain +
+                        "' --output null --save-preset '" + dir + "/mine.json'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const vfx::Preset p = vfx::read_preset(dir + "/mine.json");
+    EXPECT_EQ(p.name, "mine");
+    EXPECT_EQ(p.chain(), vfx::parse_chain(chain));
+    // It runs as a preset, and an unwritable --save-preset fails before the run.
+    Outcome again = vfx_run("process --input " + in + " --frames 1 --preset '" + dir +
+                            "/mine.json' --output null --report '" + dir + "/r.json'");
+    ASSERT_EQ(again.status, 0) << again.output;
+    EXPECT_EQ(read_json(dir + "/r.json")["chain"], vfx::format_chain(vfx::parse_chain(chain)));
+    expect_one_line_error(vfx_run("process --input " + in + " --frames 1 --output '" + dir +
+                                  "/x.png' --save-preset /nonexistent/dir/p.json"),
+                          "/nonexistent/dir/p.json");
+    EXPECT_FALSE(fs::exists(dir + "/x.png"));
+}
+
+}  // namespace
+
+namespace {
+
+// A live source far faster than this machine can process it: paced playback drops frames, but
+// re-anchors its clock and keeps showing frames instead of dropping every one from then on.
+TEST(Cli, PacedPlaybackOfASourceTooFastForTheMachineKeepsShowingFrames) {
+    const std::string report = scratch_dir() + "/r.json";
+    Outcome r =
+        vfx_run("play --headless --realtime --frames 30 --chain median=radius=2 --report '" +
+                report + "' 'lavfi:testsrc2=size=640x360:rate=1000'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto j = read_json(report);
+    EXPECT_EQ(j["frames"], 30);
+    EXPECT_TRUE(j["input"]["live"].get<bool>());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "compute/cl_context.hpp"
@@ -230,6 +231,33 @@ TEST_P(Interop, DroppedFramesKeepTheSemaphoresBalanced) {
     }
     for (uint32_t f = 0; f < 4; ++f)
         roundtrip(g, f);
+}
+
+// Every re-allocation exports file descriptors (external tier); importing them hands them to
+// OpenCL. Re-creating the shared frames many times must not leave descriptors open.
+TEST_P(Interop, ReallocationsLeakNoFileDescriptors) {
+    auto open_fds = [] {
+        size_t n = 0;
+        for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
+            ++n;
+        return n;
+    };
+    auto cycle = [&](int sizes) {
+        Bridge bridge(*cl_, *vk_, GetParam(), 3, [](uint64_t) {});
+        bridge_.reset();
+        for (int i = 0; i < sizes; ++i) {
+            FrameGeometry g =
+                make_geometry(64 + 16 * static_cast<uint32_t>(i), 48, WorkFormat::rgba8);
+            auto t = bridge.begin_write(g);
+            bridge.end_write(t);
+            bridge.hand_over(t.slot);
+            bridge.drop(t.slot);
+        }
+    };
+    cycle(1);  // the drivers open what they keep open on first use
+    const size_t before = open_fds();
+    cycle(6);
+    EXPECT_EQ(open_fds(), before) << "descriptors left open after 6 re-allocations of 3 slots";
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiers, Interop,

@@ -1,7 +1,9 @@
 // The `probe` and `process` commands. `play` lives in play.cpp.
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "compute/preset.hpp"
 #include "core/log.hpp"
 #include "options.hpp"
 #include "session/devices.hpp"
@@ -20,6 +22,12 @@ int run_probe(const ProbeOptions& o) {
 }
 
 int run_process(const ProcessOptions& o) {
+    // Checked before the run; written after it, so a failed run leaves no preset behind.
+    Chain to_save;
+    if (!o.save_preset.empty()) {
+        check_writable(o.save_preset, "preset");
+        to_save = parse_chain(o.chain);
+    }
     OfflineOptions off;
     off.source = o.source;
     off.chain = o.chain;
@@ -34,6 +42,11 @@ int run_process(const ProcessOptions& o) {
                 r.wall_s, r.wall_s > 0 ? static_cast<double>(r.frames) / r.wall_s : 0.0,
                 r.output_description.c_str());
     std::printf("%s", r.summary.c_str());
+    if (!o.save_preset.empty()) {
+        save_preset(o.save_preset, to_save, std::filesystem::path(o.save_preset).stem().string(),
+                    "saved by vfx process from: " + format_chain(to_save));
+        spdlog::info("preset saved: {}", o.save_preset);
+    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "compute/preset.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "options.hpp"
@@ -14,6 +15,18 @@ std::pair<std::string, std::string> split_key_value(const std::string& kv, const
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) fail("{} '{}': expected KEY=VALUE", flag, kv);
     return {kv.substr(0, eq), kv.substr(eq + 1)};
+}
+
+void apply_preset(std::string& chain, bool chain_given, const std::string& preset) {
+    if (preset.empty()) return;
+    if (chain_given) {
+        spdlog::warn("--chain given: ignoring preset '{}'", preset);
+        return;
+    }
+    const Preset p = read_preset(preset);
+    chain = format_chain(p.chain());
+    spdlog::info("preset '{}'{}: {}", preset, p.name.empty() ? "" : " (" + p.name + ")",
+                 chain.empty() ? "(no enabled stage)" : chain);
 }
 
 std::string default_input() {
@@ -83,6 +96,8 @@ int main_impl(int argc, char** argv) {
     add_input_options(p, play.source, play_inopts);
     p->add_option("--chain", play.chain,
                   "Filter chain, e.g. gaussian=sigma=1.5,unsharp=sigma=1:amount=0.5");
+    p->add_option("--preset", play.preset,
+                  "Preset file (JSON, e.g. assets/presets/denoise.json); --chain wins over it");
     p->add_flag("--headless", play.headless,
                 "Render offscreen, no window (default when there is no display)");
     p->add_flag("--realtime", play.realtime, "Headless: pace frames by their timestamps");
@@ -114,6 +129,10 @@ int main_impl(int argc, char** argv) {
                    "null (discard)")
         ->required();
     pr->add_option("--chain", proc.chain, "Filter chain");
+    pr->add_option("--preset", proc.preset,
+                   "Preset file (JSON, e.g. assets/presets/denoise.json); --chain wins over it");
+    pr->add_option("--save-preset", proc.save_preset,
+                   "After the run, write the chain that ran as a preset file (JSON)");
     pr->add_option("--frames", proc.frames, "Stop after N frames")->check(CLI::PositiveNumber);
     pr->add_option("--report", proc.report, "Write a JSON report");
     pr->add_option("--codec", proc.codec, "Encoder for video outputs (default libx264)");
@@ -161,7 +180,8 @@ int main_impl(int argc, char** argv) {
         for (const auto& kv : play_inopts)
             play.source.options.push_back(split_key_value(kv, "--input-opt"));
         play.chain_given = !play.chain.empty() || p->count("--chain") > 0;
-        if (!play.chain_given) play.chain = kDefaultChain;
+        apply_preset(play.chain, play.chain_given, play.preset);
+        if (!play.chain_given && play.preset.empty()) play.chain = kDefaultChain;
         if (play.source.input.empty()) play.source.input = default_input();
         play.vsync = vsync == "on";
         play.devices.interop = parse_interop(play_interop);
@@ -175,6 +195,8 @@ int main_impl(int argc, char** argv) {
             proc.encoder_options.push_back(split_key_value(kv, "--encoder-opt"));
         proc.devices.interop = parse_interop(proc_interop);
         proc.devices.validation = proc_validation;
+        proc.chain_given = pr->count("--chain") > 0;
+        apply_preset(proc.chain, proc.chain_given, proc.preset);
         return run_process(proc);
     }
     if (fl->parsed()) return run_filters(filters);

@@ -14,6 +14,7 @@ struct PlayOptions {
     SourceOptions source;
     std::string chain;
     bool chain_given = false;
+    std::string preset;  // --preset FILE ("" = none); resolved into `chain` before run_play
     DeviceOptions devices;
     bool headless = false;
     bool realtime = false;  // headless: pace by timestamps instead of running flat out
@@ -28,6 +29,9 @@ struct ProcessOptions {
     SourceOptions source;
     std::string output;
     std::string chain;
+    bool chain_given = false;
+    std::string preset;       // --preset FILE ("" = none); resolved into `chain` before run_process
+    std::string save_preset;  // --save-preset FILE: the chain that ran, written after the run
     DeviceOptions devices;
     int64_t frames = -1;
     std::string report;
@@ -46,6 +50,11 @@ struct ProbeOptions {
 
 // Splits KEY=VALUE (the first '='); throws vfx::Error naming `flag` when there is none.
 std::pair<std::string, std::string> split_key_value(const std::string& kv, const char* flag);
+
+// --preset: when `preset` is set and --chain was not given, replaces `chain` with the preset's
+// chain (its enabled stages) and logs which preset runs; with --chain, logs a note that the
+// preset is ignored. Throws vfx::Error (one line naming the file) for a broken preset.
+void apply_preset(std::string& chain, bool chain_given, const std::string& preset);
 
 // The bundled sample clip and the default chain applied to it.
 std::string default_input();

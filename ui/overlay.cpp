@@ -19,7 +19,8 @@ void check_imgui_vk(VkResult r) {
 }
 }  // namespace
 
-Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass, uint32_t image_count)
+Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass,
+                 uint32_t min_image_count, uint32_t buffer_count)
     : vk_(vk) {
     VkDevice dev = vk.device();
     std::array<VkDescriptorPoolSize, 1> sizes{{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16}}};
@@ -46,8 +47,8 @@ Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass, ui
     info.Queue = vk.queue();
     info.DescriptorPool = pool_;
     info.Subpass = 0;
-    info.MinImageCount = std::max(2u, image_count);
-    info.ImageCount = std::max(2u, image_count);
+    info.MinImageCount = std::max(2u, min_image_count);
+    info.ImageCount = std::max(info.MinImageCount, buffer_count);
     info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
     info.CheckVkResultFn = check_imgui_vk;
     ImGui_ImplVulkan_Init(&info, render_pass);
@@ -85,7 +86,7 @@ Overlay::~Overlay() {
     vkDestroyDescriptorPool(vk_.device(), pool_, nullptr);
 }
 
-void Overlay::set_image_count(uint32_t n) {
+void Overlay::set_min_image_count(uint32_t n) {
     ImGui_ImplVulkan_SetMinImageCount(std::max(2u, n));
 }
 

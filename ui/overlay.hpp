@@ -32,14 +32,17 @@ struct OverlayState {
 
 class Overlay {
 public:
-    Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass, uint32_t image_count);
+    // min_image_count: the swapchain's; buffer_count: how many frames' vertex buffers ImGui
+    // keeps (at least the frames in flight).
+    Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass, uint32_t min_image_count,
+            uint32_t buffer_count);
     ~Overlay();
     Overlay(const Overlay&) = delete;
     Overlay& operator=(const Overlay&) = delete;
 
     void set_visible(bool v) { visible_ = v; }
     bool visible() const { return visible_; }
-    void set_image_count(uint32_t n);
+    void set_min_image_count(uint32_t n);  // after the swapchain was recreated
 
     // Builds this frame's UI (call once per frame before record()).
     void build(const OverlayState& s, float content_scale);

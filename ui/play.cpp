@@ -3,6 +3,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -96,8 +97,11 @@ int run_play(const PlayOptions& o) {
 
     std::unique_ptr<Overlay> overlay;
     if (window) {
-        overlay = std::make_unique<Overlay>(vk, window->handle(), renderer->render_pass(),
-                                            renderer->image_count());
+        // ImGui cycles ImageCount vertex buffers: as many as frames in flight at least, so it
+        // never rewrites one an in-flight command buffer still reads.
+        overlay = std::make_unique<Overlay>(
+            vk, window->handle(), renderer->render_pass(), renderer->min_image_count(),
+            std::max(renderer->image_count(), renderer->frames_in_flight()));
         window->on_key = [&](int key, int) {
             if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) window->request_close();
             if (key == GLFW_KEY_H) overlay->set_visible(!overlay->visible());
@@ -123,7 +127,7 @@ int run_play(const PlayOptions& o) {
             window->framebuffer_size(w, h);
             if (w != fb_w || h != fb_h) {
                 renderer->resize({static_cast<uint32_t>(w), static_cast<uint32_t>(h)});
-                overlay->set_image_count(renderer->min_image_count());
+                overlay->set_min_image_count(renderer->min_image_count());
                 fb_w = w;
                 fb_h = h;
             }

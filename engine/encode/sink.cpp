@@ -26,6 +26,8 @@ extern "C" {
 #include <optional>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 #include "core/ffmpeg.hpp"
 #include "core/log.hpp"
@@ -82,8 +84,7 @@ std::string expand_number(const std::string& name, const NumberPattern& p, int64
 fs::path temp_path_for(const fs::path& final_path) {
     static std::atomic<uint64_t> counter{0};
     fs::path tmp = final_path.parent_path();
-    tmp /= "." + final_path.filename().string() + ".vfx-" + std::to_string(::getpid()) + "-" +
-           std::to_string(counter++) + ".tmp";
+    tmp /= fmt::format(".{}.vfx-{}-{}.tmp", final_path.filename().string(), ::getpid(), counter++);
     return tmp;
 }
 
@@ -497,8 +498,12 @@ public:
             av_dict_set(&mux_opts, "movflags", "+faststart", 0);
         r = avformat_write_header(oc_.get(), &mux_opts);
         av_dict_free(&mux_opts);
-        if (r < 0)
+        if (r < 0) {
+            // The constructor throws, so no destructor will remove the temporary: do it here.
+            oc_.reset();
+            remove_quietly(tmp_);
             fail("output '{}': cannot write the {} header ({})", out_, ofmt->name, error_text(r));
+        }
         describe_ = fmt::format("{} ({}) in {}", avcodec_get_name(codec->id), codec->name, out_);
         spdlog::debug("output '{}': {} {}x{} {}, time base {}/{}", out_, codec->name, g.width,
                       g.height, av_get_pix_fmt_name(pf), tb.num, tb.den);

@@ -68,10 +68,11 @@ struct Bridge::Slot {
     uint32_t index = 0;
 
     // Vulkan side
-    struct HostAllocation {
-        void operator()(void* p) const { std::free(p); }
-    };
-    std::unique_ptr<void, HostAllocation> host_memory;  // host tier: the one allocation
+    // Host tier: the one allocation both APIs use. Shared: this slot's reference outlives the
+    // Vulkan memory that imports it (declared first, destroyed last), and the OpenCL buffer holds
+    // another, dropped by its destructor callback, since frames in flight may keep the buffer
+    // after the slot is gone.
+    std::shared_ptr<void> host_memory;
     MemoryHandle memory;
     BufferHandle buffer;
     SemaphoreHandle sem_ready;  // CL signals, VK waits (external)
@@ -128,7 +129,7 @@ void Bridge::reallocate(const FrameGeometry& g) {
     drain();
     for (auto& s : slots_)
         s.reset();
-    geometry_ = g;
+    geometry_ = {};  // set again once every slot exists: a failure leaves no half-built ring
     ++stats_.reallocations;
 
     VkDevice dev = vk_.device();
@@ -164,143 +165,164 @@ void Bridge::reallocate(const FrameGeometry& g) {
         bytes = round_up(bytes, host_align);
     }
 
-    for (uint32_t i = 0; i < slots_.size(); ++i) {
-        auto s = std::make_unique<Slot>(fns, i);
-        const std::string name = fmt::format("SharedFrame[{}]", i);
+    // A failure part-way leaves no half-built ring: every slot goes, and the next frame retries.
+    try {
+        for (uint32_t i = 0; i < slots_.size(); ++i) {
+            auto s = std::make_unique<Slot>(fns, i);
+            const std::string name = fmt::format("SharedFrame[{}]", i);
 
-        VkExternalMemoryBufferCreateInfo ext_buf{
-            VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-        VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-        bi.size = bytes;
-        bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                   VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-        bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-        if (tier_ == InteropTier::external) {
-            ext_buf.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-            bi.pNext = &ext_buf;
-        } else if (tier_ == InteropTier::host) {
-            ext_buf.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-            bi.pNext = &ext_buf;
+            VkExternalMemoryBufferCreateInfo ext_buf{
+                VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+            VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+            bi.size = bytes;
+            bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                       VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+            bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+            if (tier_ == InteropTier::external) {
+                ext_buf.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+                bi.pNext = &ext_buf;
+            } else if (tier_ == InteropTier::host) {
+                ext_buf.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+                bi.pNext = &ext_buf;
+            }
+            VkBuffer raw_buffer = VK_NULL_HANDLE;
+            VFX_VK(vkCreateBuffer(dev, &bi, nullptr, &raw_buffer));
+            s->buffer = BufferHandle(dev, raw_buffer);
+            vk_.set_name(raw_buffer, VK_OBJECT_TYPE_BUFFER, name.c_str());
+            VkMemoryRequirements req;
+            vkGetBufferMemoryRequirements(dev, raw_buffer, &req);
+            auto allocate = [&](const VkMemoryAllocateInfo& info) {
+                VkDeviceMemory raw = VK_NULL_HANDLE;
+                VFX_VK(vkAllocateMemory(dev, &info, nullptr, &raw));
+                s->memory = MemoryHandle(dev, raw);
+                vk_.set_name(raw, VK_OBJECT_TYPE_DEVICE_MEMORY, name.c_str());
+                VFX_VK(vkBindBufferMemory(dev, raw_buffer, raw, 0));
+            };
+
+            VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+            VkExportMemoryAllocateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+            VkMemoryDedicatedAllocateInfo dedicated{
+                VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+            VkImportMemoryHostPointerInfoEXT import_host{
+                VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+            cl_int err = CL_SUCCESS;
+
+            switch (tier_) {
+                case InteropTier::external: {
+                    // A dedicated allocation: the whole memory object is this one buffer, which is
+                    // what OpenCL imports.
+                    dedicated.buffer = raw_buffer;
+                    export_info.pNext = &dedicated;
+                    export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+                    ai.pNext = &export_info;
+                    ai.allocationSize = req.size;
+                    ai.memoryTypeIndex =
+                        vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+                    allocate(ai);
+                    VkMemoryGetFdInfoKHR fdi{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
+                    fdi.memory = s->memory.get();
+                    fdi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+                    int fd = -1;
+                    VFX_VK(get_memory_fd(dev, &fdi, &fd));
+                    cl_device_id dev_id = cl_.device();
+                    const cl_mem_properties props[] = {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR,
+                                                       static_cast<cl_mem_properties>(fd),
+                                                       CL_DEVICE_HANDLE_LIST_KHR,
+                                                       reinterpret_cast<cl_mem_properties>(dev_id),
+                                                       CL_DEVICE_HANDLE_LIST_END_KHR,
+                                                       0};
+                    cl_mem m = clCreateBufferWithProperties(cl_.context(), props, CL_MEM_READ_WRITE,
+                                                            req.size, nullptr, &err);
+                    if (err != CL_SUCCESS) close(fd);  // on success the driver owns the descriptor
+                    VFX_CL_ERR(err, "clCreateBufferWithProperties(opaque fd)");
+                    s->cl_buffer = ClMem(m);
+
+                    // The two semaphores of the slot, exported by Vulkan, imported by OpenCL. No
+                    // device list: Debian 12's headers carry a provisional value NVIDIA rejects.
+                    auto make_sem = [&](SemaphoreHandle& vs, ClSemaphore& cs, const char* what) {
+                        VkExportSemaphoreCreateInfo esi{
+                            VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
+                        esi.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+                        VkSemaphoreCreateInfo si{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &esi};
+                        VkSemaphore raw = VK_NULL_HANDLE;
+                        VFX_VK(vkCreateSemaphore(dev, &si, nullptr, &raw));
+                        vs = SemaphoreHandle(dev, raw);
+                        vk_.set_name(raw, VK_OBJECT_TYPE_SEMAPHORE,
+                                     fmt::format("{}.{}", name, what).c_str());
+                        VkSemaphoreGetFdInfoKHR sfi{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+                        sfi.semaphore = raw;
+                        sfi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+                        int sfd = -1;
+                        VFX_VK(get_semaphore_fd(dev, &sfi, &sfd));
+                        const cl_semaphore_properties_khr sp[] = {
+                            CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
+                            CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+                            static_cast<cl_semaphore_properties_khr>(sfd), 0};
+                        cl_int serr = CL_SUCCESS;
+                        cl_semaphore_khr imported = fns.create(cl_.context(), sp, &serr);
+                        if (serr != CL_SUCCESS) close(sfd);
+                        VFX_CL_ERR(serr, "clCreateSemaphoreWithPropertiesKHR(opaque fd)");
+                        cs = ClSemaphore(imported, fns.release);
+                    };
+                    make_sem(s->sem_ready, s->cl_ready, "ready");
+                    make_sem(s->sem_free, s->cl_free, "free");
+                    break;
+                }
+                case InteropTier::host: {
+                    s->host_memory.reset(std::aligned_alloc(host_align, bytes),
+                                         [](void* p) { std::free(p); });
+                    if (!s->host_memory)
+                        throw GpuError("host allocation for SharedFrame failed", 0);
+                    std::memset(s->host_memory.get(), 0, bytes);
+                    VkMemoryHostPointerPropertiesEXT hpp{
+                        VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+                    VFX_VK(host_pointer_props(
+                        dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                        s->host_memory.get(), &hpp));
+                    import_host.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+                    import_host.pHostPointer = s->host_memory.get();
+                    ai.pNext = &import_host;
+                    ai.allocationSize = bytes;
+                    // Coherent: OpenCL's CPU writes cannot be flushed through Vulkan.
+                    ai.memoryTypeIndex = vk_.memory_type(
+                        req.memoryTypeBits & hpp.memoryTypeBits,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+                    allocate(ai);
+                    cl_mem m =
+                        clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                       bytes, s->host_memory.get(), &err);
+                    VFX_CL_ERR(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+                    s->cl_buffer = ClMem(m);
+                    auto* ref = new std::shared_ptr<void>(s->host_memory);
+                    err = clSetMemObjectDestructorCallback(
+                        m, [](cl_mem, void* p) { delete static_cast<std::shared_ptr<void>*>(p); },
+                        ref);
+                    if (err != CL_SUCCESS) delete ref;
+                    VFX_CL_ERR(err, "clSetMemObjectDestructorCallback(SharedFrame)");
+                    break;
+                }
+                case InteropTier::copy: {
+                    ai.allocationSize = req.size;
+                    ai.memoryTypeIndex = vk_.memory_type(
+                        req.memoryTypeBits,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+                    allocate(ai);
+                    VFX_VK(vkMapMemory(dev, s->memory.get(), 0, VK_WHOLE_SIZE, 0, &s->vk_mapped));
+                    cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE, g.size_bytes(),
+                                              nullptr, &err);
+                    VFX_CL_ERR(err, "clCreateBuffer(staged SharedFrame)");
+                    s->cl_buffer = ClMem(m);
+                    break;
+                }
+            }
+            slots_[i] = std::move(s);
         }
-        VkBuffer raw_buffer = VK_NULL_HANDLE;
-        VFX_VK(vkCreateBuffer(dev, &bi, nullptr, &raw_buffer));
-        s->buffer = BufferHandle(dev, raw_buffer);
-        vk_.set_name(raw_buffer, VK_OBJECT_TYPE_BUFFER, name.c_str());
-        VkMemoryRequirements req;
-        vkGetBufferMemoryRequirements(dev, raw_buffer, &req);
-        auto allocate = [&](const VkMemoryAllocateInfo& info) {
-            VkDeviceMemory raw = VK_NULL_HANDLE;
-            VFX_VK(vkAllocateMemory(dev, &info, nullptr, &raw));
-            s->memory = MemoryHandle(dev, raw);
-            vk_.set_name(raw, VK_OBJECT_TYPE_DEVICE_MEMORY, name.c_str());
-            VFX_VK(vkBindBufferMemory(dev, raw_buffer, raw, 0));
-        };
-
-        VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        VkExportMemoryAllocateInfo export_info{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
-        VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-        VkImportMemoryHostPointerInfoEXT import_host{
-            VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
-        cl_int err = CL_SUCCESS;
-
-        switch (tier_) {
-            case InteropTier::external: {
-                // A dedicated allocation: the whole memory object is this one buffer, which is
-                // what OpenCL imports.
-                dedicated.buffer = raw_buffer;
-                export_info.pNext = &dedicated;
-                export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-                ai.pNext = &export_info;
-                ai.allocationSize = req.size;
-                ai.memoryTypeIndex =
-                    vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-                allocate(ai);
-                VkMemoryGetFdInfoKHR fdi{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
-                fdi.memory = s->memory.get();
-                fdi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-                int fd = -1;
-                VFX_VK(get_memory_fd(dev, &fdi, &fd));
-                cl_device_id dev_id = cl_.device();
-                const cl_mem_properties props[] = {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR,
-                                                   static_cast<cl_mem_properties>(fd),
-                                                   CL_DEVICE_HANDLE_LIST_KHR,
-                                                   reinterpret_cast<cl_mem_properties>(dev_id),
-                                                   CL_DEVICE_HANDLE_LIST_END_KHR,
-                                                   0};
-                cl_mem m = clCreateBufferWithProperties(cl_.context(), props, CL_MEM_READ_WRITE,
-                                                        req.size, nullptr, &err);
-                if (err != CL_SUCCESS) close(fd);  // on success the driver owns the descriptor
-                VFX_CL_ERR(err, "clCreateBufferWithProperties(opaque fd)");
-                s->cl_buffer = ClMem(m);
-
-                // The two semaphores of the slot, exported by Vulkan, imported by OpenCL. No
-                // device list: Debian 12's headers carry a provisional value NVIDIA rejects.
-                auto make_sem = [&](SemaphoreHandle& vs, ClSemaphore& cs, const char* what) {
-                    VkExportSemaphoreCreateInfo esi{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
-                    esi.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-                    VkSemaphoreCreateInfo si{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &esi};
-                    VkSemaphore raw = VK_NULL_HANDLE;
-                    VFX_VK(vkCreateSemaphore(dev, &si, nullptr, &raw));
-                    vs = SemaphoreHandle(dev, raw);
-                    vk_.set_name(raw, VK_OBJECT_TYPE_SEMAPHORE,
-                                 fmt::format("{}.{}", name, what).c_str());
-                    VkSemaphoreGetFdInfoKHR sfi{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
-                    sfi.semaphore = raw;
-                    sfi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-                    int sfd = -1;
-                    VFX_VK(get_semaphore_fd(dev, &sfi, &sfd));
-                    const cl_semaphore_properties_khr sp[] = {
-                        CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
-                        CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
-                        static_cast<cl_semaphore_properties_khr>(sfd), 0};
-                    cl_int serr = CL_SUCCESS;
-                    cl_semaphore_khr imported = fns.create(cl_.context(), sp, &serr);
-                    if (serr != CL_SUCCESS) close(sfd);
-                    VFX_CL_ERR(serr, "clCreateSemaphoreWithPropertiesKHR(opaque fd)");
-                    cs = ClSemaphore(imported, fns.release);
-                };
-                make_sem(s->sem_ready, s->cl_ready, "ready");
-                make_sem(s->sem_free, s->cl_free, "free");
-                break;
-            }
-            case InteropTier::host: {
-                s->host_memory.reset(std::aligned_alloc(host_align, bytes));
-                if (!s->host_memory) throw GpuError("host allocation for SharedFrame failed", 0);
-                std::memset(s->host_memory.get(), 0, bytes);
-                VkMemoryHostPointerPropertiesEXT hpp{
-                    VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-                VFX_VK(host_pointer_props(dev,
-                                          VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-                                          s->host_memory.get(), &hpp));
-                import_host.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-                import_host.pHostPointer = s->host_memory.get();
-                ai.pNext = &import_host;
-                ai.allocationSize = bytes;
-                ai.memoryTypeIndex = vk_.memory_type(req.memoryTypeBits & hpp.memoryTypeBits,
-                                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
-                allocate(ai);
-                cl_mem m = clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                          bytes, s->host_memory.get(), &err);
-                VFX_CL_ERR(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
-                s->cl_buffer = ClMem(m);
-                break;
-            }
-            case InteropTier::copy: {
-                ai.allocationSize = req.size;
-                ai.memoryTypeIndex =
-                    vk_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-                allocate(ai);
-                VFX_VK(vkMapMemory(dev, s->memory.get(), 0, VK_WHOLE_SIZE, 0, &s->vk_mapped));
-                cl_mem m =
-                    clCreateBuffer(cl_.context(), CL_MEM_READ_WRITE, g.size_bytes(), nullptr, &err);
-                VFX_CL_ERR(err, "clCreateBuffer(staged SharedFrame)");
-                s->cl_buffer = ClMem(m);
-                break;
-            }
-        }
-        slots_[i] = std::move(s);
+    } catch (...) {
+        for (auto& slot : slots_)
+            slot.reset();
+        throw;
     }
+    geometry_ = g;
     spdlog::debug("bridge: {} shared frames of {}x{} {} ({} bytes each), tier {}", slots_.size(),
                   g.width, g.height, to_string(g.format), bytes, to_string(tier_));
 }

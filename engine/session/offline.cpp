@@ -49,6 +49,12 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     const auto start = Clock::now();
     std::unique_ptr<Sink> sink;
     std::vector<InFlight> ring(std::max<uint32_t>(opts.in_flight, 1));
+    // Declared after the ring so it runs first when an error unwinds: the device finishes the
+    // reads into the ring's pinned buffers before those are released.
+    struct FinishOnExit {
+        cl_command_queue queue;
+        ~FinishOnExit() { clFinish(queue); }
+    } finish_on_exit{cl.queue()};
     TimingLog timing(512, /*keep_all=*/true);
     int64_t submitted = 0, written = 0;
     std::optional<Histogram> last_histogram;  // of the last frame written (a histogram filter)

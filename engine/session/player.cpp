@@ -50,23 +50,37 @@ bool Player::step(const OverlayFn& overlay) {
     if (!frame) return false;
     const auto t_got = Clock::now();
 
-    // Pacing: frame times map onto the real-time clock from the first frame on. A frame that is
-    // already more than a frame late is dropped before any GPU work is spent on it.
+    // Pacing: frame times map onto the real-time clock from an anchor. A frame more than one
+    // interval late is dropped before any GPU work is spent on it, but never more than
+    // kMaxDropsInARow in a row: then the clock re-anchors on the frame (the source is slower
+    // than real time, e.g. a decoder that cannot keep up) and playback goes on from there. A
+    // frame due more than kMaxWait ahead (a timestamp jump) re-anchors too, so the window
+    // never stops polling its events for long.
     if (opts_.paced) {
-        if (!clock_start_) {
-            clock_start_ = t_got;
+        using Seconds = std::chrono::duration<double>;
+        constexpr int kMaxDropsInARow = 8;
+        constexpr double kMaxWait = 0.5;
+        const auto now = Clock::now();
+        auto due_of = [&](const HostFrame& fr) {
+            return *clock_start_ +
+                   std::chrono::duration_cast<Clock::duration>(Seconds(fr.time_s - first_time_s_));
+        };
+        if (!clock_start_ || Seconds(due_of(*frame) - now).count() > kMaxWait) {
+            clock_start_ = now;
             first_time_s_ = frame->time_s;
         }
-        const auto due =
-            *clock_start_ + std::chrono::duration_cast<Clock::duration>(
-                                std::chrono::duration<double>(frame->time_s - first_time_s_));
         const double interval = stream().fps > 0 ? 1.0 / stream().fps : 1.0 / 30;
-        if (shown_ > 0 && Clock::now() > due + std::chrono::duration_cast<Clock::duration>(
-                                                   std::chrono::duration<double>(interval))) {
-            ++dropped_;
-            return true;
+        const double late = Seconds(now - due_of(*frame)).count();
+        if (shown_ > 0 && late > interval) {
+            if (++drops_in_a_row_ <= kMaxDropsInARow) {
+                ++dropped_;
+                return true;
+            }
+            clock_start_ = now;
+            first_time_s_ = frame->time_s;
         }
-        std::this_thread::sleep_until(due);
+        drops_in_a_row_ = 0;
+        std::this_thread::sleep_until(due_of(*frame));
     }
 
     const FrameGeometry g =

@@ -77,6 +77,7 @@ private:
     TimingLog timing_;
     std::deque<InFlight> in_flight_;
     int64_t shown_ = 0, dropped_ = 0;
+    int drops_in_a_row_ = 0;
     std::string frame_desc_;
     std::optional<Histogram> histogram_;
 
