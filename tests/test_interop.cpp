@@ -2,8 +2,10 @@
 // offers; a tier it lacks is skipped with the reason, never passed.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <vector>
 
 #include "compute/cl_context.hpp"
@@ -258,6 +260,15 @@ TEST_P(Interop, ReallocationsLeakNoFileDescriptors) {
     const size_t before = open_fds();
     cycle(6);
     EXPECT_EQ(open_fds(), before) << "descriptors left open after 6 re-allocations of 3 slots";
+    if (open_fds() != before) {
+        std::map<std::string, int> kinds;
+        for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+            std::error_code ec;
+            kinds[std::filesystem::read_symlink(e.path(), ec).string()]++;
+        }
+        for (const auto& [target, n] : kinds)
+            std::printf("  open fd -> %s x%d\n", target.c_str(), n);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiers, Interop,

@@ -100,6 +100,7 @@ private:
     FrameGeometry geometry_;
     uint64_t next_frame_ = 0;
     BridgeStats stats_;
+    bool close_imported_fds_ = false;  // see the driver quirk in bridge.cpp
 };
 
 }  // namespace vfx
