@@ -17,7 +17,9 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "compute/chain.hpp"
 #include "compute/cl_context.hpp"
+#include "compute/filter.hpp"
 #include "compute/processor.hpp"
 #include "core/format.hpp"
 #include "decode/host_frame.hpp"
@@ -308,6 +310,26 @@ inline int max_diff(const Image& a, const Image& b, int first, int last, std::st
                 }
             }
     return worst;
+}
+
+// Runs the one filter of `chain_text` directly on a working-format image (random alpha
+// included): its factory, one enqueue between two buffers, a wait, the result.
+inline Image run_filter(ClContext& cl, const std::string& chain_text, const Image& in) {
+    const Chain chain = parse_chain(chain_text);
+    EXPECT_EQ(chain.filters.size(), 1u);
+    const FilterInstance& f = chain.filters.front();
+    std::unique_ptr<GpuFilter> filter = f.info->factory(cl, f);
+    const FrameGeometry g =
+        make_geometry(static_cast<uint32_t>(in.width), static_cast<uint32_t>(in.height), in.format);
+    ClMem src = upload_image(cl, in, g);
+    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    std::vector<ClEvent> events;
+    std::vector<ClMem> keep;
+    FilterIo io{cl, cl.queue(), src.get(), dst.get(), g, events, keep};
+    filter->enqueue(io);
+    EXPECT_FALSE(events.empty());
+    VFX_CL(clFinish(cl.queue()));
+    return download_image(cl, dst.get(), g);
 }
 
 }  // namespace vfx::test

@@ -25,25 +25,6 @@
 namespace vfx::test {
 namespace {
 
-// Runs one filter of `chain_text` directly on a working-format image (random alpha included).
-Image run_filter(ClContext& cl, const std::string& chain_text, const Image& in) {
-    const Chain chain = parse_chain(chain_text);
-    EXPECT_EQ(chain.filters.size(), 1u);
-    const FilterInstance& f = chain.filters.front();
-    std::unique_ptr<GpuFilter> filter = f.info->factory(cl, f);
-    const FrameGeometry g =
-        make_geometry(static_cast<uint32_t>(in.width), static_cast<uint32_t>(in.height), in.format);
-    ClMem src = upload_image(cl, in, g);
-    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
-    std::vector<ClEvent> events;
-    std::vector<ClMem> keep;
-    FilterIo io{cl, cl.queue(), src.get(), dst.get(), g, events, keep};
-    filter->enqueue(io);
-    EXPECT_FALSE(events.empty());
-    VFX_CL(clFinish(cl.queue()));
-    return download_image(cl, dst.get(), g);
-}
-
 int clampi(int v, int hi) {
     return std::clamp(v, 0, hi - 1);
 }

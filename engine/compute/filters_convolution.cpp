@@ -165,14 +165,9 @@ std::vector<FilterInfo> convolution_filters() {
         FilterInfo f;
         f.name = "box";
         f.help = "box blur: exact mean of the (2 radius + 1)^2 window, clamp to edge";
-        ParamSpec r;
-        r.name = "radius";
-        r.type = ParamType::int_value;
-        r.default_value = int64_t{2};
-        r.min = 1;
-        r.max = 64;
-        r.help = "half width of the square window in pixels (cost independent of it)";
-        f.params.push_back(r);
+        f.params.push_back(
+            int_param("radius", 2, 1, 64,
+                      "half width of the square window in pixels (cost independent of it)"));
         f.factory = [](ClContext&, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
             return std::make_unique<BoxFilter>(inst);
         };
@@ -182,14 +177,8 @@ std::vector<FilterInfo> convolution_filters() {
         FilterInfo f;
         f.name = "sharpen";
         f.help = "in + amount * (in - box_radius(in)), per channel, saturating";
-        ParamSpec r;
-        r.name = "radius";
-        r.type = ParamType::int_value;
-        r.default_value = int64_t{1};
-        r.min = 1;
-        r.max = 2;
-        r.help = "radius of the box mean subtracted (1: 3x3, 2: 5x5)";
-        f.params.push_back(r);
+        f.params.push_back(
+            int_param("radius", 1, 1, 2, "radius of the box mean subtracted (1: 3x3, 2: 5x5)"));
         ParamSpec amount;
         amount.name = "amount";
         amount.type = ParamType::float_value;

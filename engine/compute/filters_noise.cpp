@@ -78,14 +78,7 @@ std::vector<FilterInfo> noise_filters() {
         FilterInfo f;
         f.name = "median";
         f.help = "median of R, G, B per channel over a 3x3 or 5x5 window (clamp to edge)";
-        ParamSpec radius;
-        radius.name = "radius";
-        radius.type = ParamType::int_value;
-        radius.default_value = int64_t{1};
-        radius.min = 1;
-        radius.max = 2;
-        radius.help = "window radius: 1 (3x3) or 2 (5x5)";
-        f.params.push_back(radius);
+        f.params.push_back(int_param("radius", 1, 1, 2, "window radius: 1 (3x3) or 2 (5x5)"));
         f.factory = [](ClContext& cl, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
             return std::make_unique<MedianFilter>(cl, inst);
         };
