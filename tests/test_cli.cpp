@@ -48,6 +48,10 @@ void expect_one_line_error(const Outcome& r, const std::string& must_contain) {
     EXPECT_NE(line.find(must_contain), std::string::npos) << line;
 }
 
+// Window tests run on an X server of their own, so that tests running in parallel never see
+// (or screenshot) each other's windows.
+const std::string kOwnDisplay = "timeout -k 5 150 xvfb-run -a -s '-screen 0 1280x720x24' ";
+
 nlohmann::json read_json(const std::string& path) {
     std::ifstream f(path);
     return nlohmann::json::parse(f);
@@ -441,10 +445,9 @@ TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {
 }
 
 TEST(Cli, WindowShowsMovingFramesAndEscapeExitsCleanly) {
-    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no DISPLAY (run the suite under xvfb-run)";
     std::string have;
-    if (run_command("command -v xdotool && command -v import", &have) != 0)
-        GTEST_SKIP() << "xdotool or ImageMagick's import is missing";
+    if (run_command("command -v xvfb-run && command -v xdotool && command -v import", &have) != 0)
+        GTEST_SKIP() << "xvfb-run, xdotool or ImageMagick's import is missing";
     const std::string dir = scratch_dir();
     // The driver script runs as its own file so that only bash expands its variables.
     const std::string script = dir + "/drive.sh";
@@ -471,7 +474,7 @@ wait $pid
 echo "exit=$?"
 )SH";
     std::string out;
-    run_command("timeout -k 5 120 bash '" + script + "'", &out);
+    run_command(kOwnDisplay + "bash '" + script + "'", &out);
     std::ifstream log(dir + "/play.log");
     std::string log_text((std::istreambuf_iterator<char>(log)), {});
     EXPECT_NE(out.find("exit=0"), std::string::npos) << out << "\n" << log_text;
@@ -633,6 +636,66 @@ TEST(Cli, PacedPlaybackOfASourceTooFastForTheMachineKeepsShowingFrames) {
     auto j = read_json(report);
     EXPECT_EQ(j["frames"], 30);
     EXPECT_TRUE(j["input"]["live"].get<bool>());
+}
+
+}  // namespace
+
+namespace {
+
+// Mean |R - G| + |G - B| over the part of the screen right of the overlay panel.
+double colourfulness(const vfx::HostFrame& f) {
+    double sum = 0;
+    int n = 0;
+    for (int y = 40; y < f.height - 20; y += 3)
+        for (int x = 700; x < f.width - 10; x += 3) {
+            const uint8_t* p = f.plane(0).data + y * f.plane(0).stride + x * 4;
+            sum += std::abs(p[0] - p[1]) + std::abs(p[1] - p[2]);
+            ++n;
+        }
+    return n ? sum / n : 0;
+}
+
+// The overlay's sliders come from the filters' registrations and drive the running chain: set
+// `color`'s saturation to 0 by ctrl-clicking its slider and typing, and the video turns grey.
+TEST(Cli, OverlaySliderChangesTheVideo) {
+    std::string have;
+    if (run_command("command -v xvfb-run && command -v xdotool && command -v import", &have) != 0)
+        GTEST_SKIP() << "xvfb-run, xdotool or ImageMagick's import is missing";
+    const std::string dir = scratch_dir();
+    const std::string script = dir + "/drive.sh";
+    // The overlay window sits at (10, 10) at scale 1; its 4th parameter row is `saturation`.
+    std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'\n"
+                          << R"SH(
+"$vfx" play --log-level warn --chain "gaussian=sigma=0.5,color=saturation=1" > "$dir/play.log" 2>&1 &
+pid=$!
+wid=""
+for i in $(seq 1 100); do
+  wid=$(xdotool search --name '^vfx' 2>/dev/null | head -1)
+  [ -n "$wid" ] && break
+  sleep 0.2
+done
+[ -n "$wid" ] || { kill $pid; echo no-window; exit 8; }
+sleep 4
+import -window root "$dir/before.png"
+xdotool mousemove 142 207 keydown ctrl click 1 keyup ctrl
+sleep 0.3
+xdotool key ctrl+a
+xdotool type 0
+xdotool key Return
+sleep 2.5
+import -window root "$dir/after.png"
+xdotool windowfocus --sync "$wid"
+xdotool key Escape
+wait $pid
+echo "exit=$?"
+)SH";
+    std::string out;
+    run_command(kOwnDisplay + "bash '" + script + "'", &out);
+    EXPECT_NE(out.find("exit=0"), std::string::npos) << out;
+    const double before = colourfulness(first_frame(dir + "/before.png"));
+    const double after = colourfulness(first_frame(dir + "/after.png"));
+    EXPECT_GT(before, 10.0);
+    EXPECT_LT(after, 1.0) << "before " << before;
 }
 
 }  // namespace

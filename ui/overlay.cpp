@@ -90,7 +90,83 @@ void Overlay::set_min_image_count(uint32_t n) {
     ImGui_ImplVulkan_SetMinImageCount(std::max(2u, n));
 }
 
-void Overlay::build(const OverlayState& s, float content_scale) {
+namespace {
+
+// One widget per parameter, from the filter's registration: type, range, allowed values, and
+// the help as a tooltip. Returns true when the user changed `value`.
+bool edit_param(const ParamSpec& p, ParamValue& value) {
+    bool changed = false;
+    const char* label = p.name.c_str();
+    switch (p.type) {
+        case ParamType::float_value: {
+            auto v = static_cast<float>(std::get<double>(value));
+            // Wide positive ranges (sigma 0.1..32) are easier on a logarithmic slider.
+            const ImGuiSliderFlags flags = p.min > 0 && p.max / p.min >= 100
+                                               ? ImGuiSliderFlags_Logarithmic
+                                               : ImGuiSliderFlags_None;
+            if (ImGui::SliderFloat(label, &v, static_cast<float>(p.min), static_cast<float>(p.max),
+                                   "%.3g", flags | ImGuiSliderFlags_AlwaysClamp)) {
+                value = static_cast<double>(v);
+                changed = true;
+            }
+            break;
+        }
+        case ParamType::int_value: {
+            auto v = static_cast<int>(std::get<int64_t>(value));
+            if (ImGui::SliderInt(label, &v, static_cast<int>(p.min), static_cast<int>(p.max), "%d",
+                                 ImGuiSliderFlags_AlwaysClamp)) {
+                value = int64_t{v};
+                changed = true;
+            }
+            break;
+        }
+        case ParamType::enum_value: {
+            const std::string& cur = std::get<std::string>(value);
+            if (ImGui::BeginCombo(label, cur.c_str())) {
+                for (const std::string& a : p.allowed)
+                    if (ImGui::Selectable(a.c_str(), a == cur) && a != cur) {
+                        value = a;
+                        changed = true;
+                    }
+                ImGui::EndCombo();
+            }
+            break;
+        }
+        case ParamType::bool_value: {
+            bool v = std::get<bool>(value);
+            if (ImGui::Checkbox(label, &v)) {
+                value = v;
+                changed = true;
+            }
+            break;
+        }
+        case ParamType::float_list: {
+            auto& list = std::get<std::vector<double>>(value);
+            ImGui::TextUnformatted(label);
+            for (size_t i = 0; i < list.size(); ++i) {
+                auto v = static_cast<float>(list[i]);
+                ImGui::PushID(static_cast<int>(i));
+                if (i % 3 != 0) ImGui::SameLine();
+                ImGui::SetNextItemWidth(70 * ImGui::GetIO().FontGlobalScale);
+                if (ImGui::DragFloat("##v", &v, 0.01f, static_cast<float>(p.min),
+                                     static_cast<float>(p.max), "%.3f",
+                                     ImGuiSliderFlags_AlwaysClamp)) {
+                    list[i] = static_cast<double>(v);
+                    changed = true;
+                }
+                ImGui::PopID();
+            }
+            break;
+        }
+    }
+    if (ImGui::IsItemHovered() && !p.help.empty()) ImGui::SetTooltip("%s", p.help.c_str());
+    return changed;
+}
+
+}  // namespace
+
+std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) {
+    std::optional<Chain> edited;
     ImGui_ImplVulkan_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
@@ -106,7 +182,25 @@ void Overlay::build(const OverlayState& s, float content_scale) {
                     static_cast<long long>(s.frames), static_cast<long long>(s.dropped),
                     static_cast<long long>(s.corrupt));
         ImGui::Text("%s", s.source.c_str());
-        ImGui::Text("chain: %s", s.chain.empty() ? "(none)" : s.chain.c_str());
+        if (s.chain && ImGui::CollapsingHeader("Chain", ImGuiTreeNodeFlags_DefaultOpen)) {
+            if (s.chain->empty()) ImGui::TextUnformatted("(no filters)");
+            Chain work = *s.chain;
+            bool changed = false;
+            for (size_t i = 0; i < work.filters.size(); ++i) {
+                FilterInstance& f = work.filters[i];
+                ImGui::PushID(static_cast<int>(i));
+                const bool open = ImGui::TreeNodeEx("stage", ImGuiTreeNodeFlags_DefaultOpen,
+                                                    "%zu %s", i + 1, f.name().c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.info->help.c_str());
+                if (open) {
+                    for (size_t k = 0; k < f.info->params.size(); ++k)
+                        changed |= edit_param(f.info->params[k], f.values[k]);
+                    ImGui::TreePop();
+                }
+                ImGui::PopID();
+            }
+            if (changed) edited = std::move(work);
+        }
         ImGui::Separator();
         ImGui::Text("%s", s.cl_device.c_str());
         ImGui::Text("%s", s.vk_device.c_str());
@@ -162,6 +256,7 @@ void Overlay::build(const OverlayState& s, float content_scale) {
     }
     ImGui::Render();
     have_frame_ = true;
+    return edited;
 }
 
 void Overlay::record(VkCommandBuffer cmd) {

@@ -7,6 +7,9 @@
 
 #include <vulkan/vulkan.h>
 
+#include <optional>
+
+#include "compute/chain.hpp"
 #include "compute/processor.hpp"
 #include "timing/timing.hpp"
 
@@ -21,8 +24,8 @@ namespace vfx::ui {
 // What the overlay shows; filled by the player each frame.
 struct OverlayState {
     std::string cl_device, vk_device, interop, interop_reason;
-    std::string source;  // e.g. "1280x720 yuv420p h264, bt709 limited"
-    std::string chain;
+    std::string source;            // e.g. "1280x720 yuv420p h264, bt709 limited"
+    const Chain* chain = nullptr;  // edited in place by the sliders (see build())
     double fps = 0;
     int64_t frames = 0, dropped = 0, corrupt = 0;
     size_t queue_depth = 0, queue_capacity = 0;
@@ -44,8 +47,9 @@ public:
     bool visible() const { return visible_; }
     void set_min_image_count(uint32_t n);  // after the swapchain was recreated
 
-    // Builds this frame's UI (call once per frame before record()).
-    void build(const OverlayState& s, float content_scale);
+    // Builds this frame's UI (call once per frame before record()). Returns the chain with the
+    // user's edits when a slider, combo or checkbox changed a parameter this frame.
+    std::optional<Chain> build(const OverlayState& s, float content_scale);
     // Records the draw commands into `cmd` inside the render pass.
     void record(VkCommandBuffer cmd);
 

@@ -114,7 +114,6 @@ int run_play(const PlayOptions& o) {
     state.vk_device = short_name(vk.desc());
     state.interop = std::string(to_string(tier.tier));
     state.interop_reason = tier.reason;
-    state.chain = format_chain(player->chain());
     state.timing = &player->timing();
 
     int fb_w = 0, fb_h = 0;
@@ -140,7 +139,9 @@ int run_play(const PlayOptions& o) {
             state.queue_capacity = ss.queue_capacity;
             state.source = player->frame_description() + "  " + player->stream().codec;
             state.histogram = player->histogram() ? &*player->histogram() : nullptr;
-            overlay->build(state, window->content_scale());
+            state.chain = &player->chain();
+            if (auto edited = overlay->build(state, window->content_scale()))
+                player->set_chain(std::move(*edited));
             draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
         }
         if (!player->step(draw)) break;

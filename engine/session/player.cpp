@@ -36,6 +36,11 @@ Player::~Player() {
     }
 }
 
+void Player::set_chain(Chain chain) {
+    processor_->set_chain(chain);
+    chain_ = std::move(chain);
+}
+
 double Player::fps() const {
     Summary s = timing_.summary("frame");
     return s.mean > 0 ? 1000.0 / s.mean : 0.0;

@@ -47,6 +47,9 @@ public:
 
     const TimingLog& timing() const { return timing_; }
     const Chain& chain() const { return chain_; }
+    // Replaces the chain from the next frame on; frames already in flight keep theirs. Filters
+    // whose kernel variant was not built yet build on that frame (the overlay's sliders).
+    void set_chain(Chain chain);
     const StreamInfo& stream() const { return source_->info(); }
     SourceStats source_stats() const { return source_->stats(); }
     const Bridge& bridge() const { return *bridge_; }
