@@ -77,12 +77,9 @@ std::vector<FilterInfo> composite_filters() {
         FilterInfo f;
         f.name = "blend";
         f.help = "the current frame over the chain's input frame (dry/wet mix)";
-        ParamSpec mode;
-        mode.name = "mode";
-        mode.type = ParamType::enum_value;
-        mode.default_value = std::string("normal");
-        mode.allowed = {"normal", "add", "multiply", "screen"};
-        mode.help = "how current (top) and input (base) combine before the opacity mix";
+        const ParamSpec mode =
+            enum_param("mode", "normal", {"normal", "add", "multiply", "screen"},
+                       "how current (top) and input (base) combine before the opacity mix");
         f.params = {mode,
                     float_param("opacity", 1, 0, 1, "out = input + opacity * (blended - input)")};
         f.pointwise = true;  // in the current frame and the chain's input, same pixel

@@ -22,12 +22,8 @@ int cfa_code(const std::string& pattern) {
 }
 
 ParamSpec pattern_param() {
-    ParamSpec p;
-    p.name = "pattern";
-    p.type = ParamType::enum_value;
-    p.default_value = std::string("rggb");
-    p.allowed = {"rggb", "bggr", "grbg", "gbrg"};
-    p.help = "Bayer pattern: colours of the top-left 2x2 sites, row by row";
+    const ParamSpec p = enum_param("pattern", "rggb", {"rggb", "bggr", "grbg", "gbrg"},
+                                   "Bayer pattern: colours of the top-left 2x2 sites, row by row");
     return p;
 }
 
@@ -203,12 +199,9 @@ std::vector<FilterInfo> isp_filters() {
         FilterInfo f;
         f.name = "demosaic";
         f.help = "Bayer mosaic -> colour (Malvar-He-Cutler or bilinear; borders reflect-101)";
-        ParamSpec method;
-        method.name = "method";
-        method.type = ParamType::enum_value;
-        method.default_value = std::string("mhc");
-        method.allowed = {"mhc", "bilinear"};
-        method.help = "mhc: Malvar-He-Cutler 5x5 linear; bilinear: average of nearest samples";
+        const ParamSpec method =
+            enum_param("method", "mhc", {"mhc", "bilinear"},
+                       "mhc: Malvar-He-Cutler 5x5 linear; bilinear: average of nearest samples");
         f.params = {method, pattern_param()};
         f.takes_colour = false;
         f.takes_mosaic = true;
@@ -271,12 +264,9 @@ std::vector<FilterInfo> isp_filters() {
         FilterInfo f;
         f.name = "gamma";
         f.help = "transfer curve: power (in^(1/value)) or the sRGB encoding; mosaic or colour";
-        ParamSpec curve;
-        curve.name = "curve";
-        curve.type = ParamType::enum_value;
-        curve.default_value = std::string("power");
-        curve.allowed = {"power", "srgb"};
-        curve.help = "power: out = in^(1/value); srgb: the sRGB encoding curve (value unused)";
+        const ParamSpec curve =
+            enum_param("curve", "power", {"power", "srgb"},
+                       "power: out = in^(1/value); srgb: the sRGB encoding curve (value unused)");
         f.params = {curve, float_param("value", 2.2, 0.1, 10, "gamma of the power curve")};
         f.pointwise = true;
         f.takes_mosaic = true;

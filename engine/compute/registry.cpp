@@ -182,6 +182,17 @@ ParamSpec int_param(const char* name, int64_t def, double min, double max, const
     return p;
 }
 
+ParamSpec enum_param(const char* name, const char* def, std::vector<std::string> allowed,
+                     const char* help) {
+    ParamSpec p;
+    p.name = name;
+    p.type = ParamType::enum_value;
+    p.default_value = std::string(def);
+    p.allowed = std::move(allowed);
+    p.help = help;
+    return p;
+}
+
 std::string filter_help(const FilterInfo& info) {
     std::string out = fmt::format("{}: {}\n", info.name, info.help);
     for (const ParamSpec& p : info.params) {

@@ -33,9 +33,11 @@ struct ParamSpec {
 };
 
 // Builders for registrations: a float or int parameter with its default, inclusive range and
-// one-line help.
+// one-line help; an enum with its default and allowed values.
 ParamSpec float_param(const char* name, double def, double min, double max, const char* help);
 ParamSpec int_param(const char* name, int64_t def, double min, double max, const char* help);
+ParamSpec enum_param(const char* name, const char* def, std::vector<std::string> allowed,
+                     const char* help);
 
 using FilterFactory = std::function<std::unique_ptr<GpuFilter>(ClContext&, const FilterInstance&)>;
 
