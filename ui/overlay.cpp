@@ -207,6 +207,7 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
         ImGui::Text("interop: %s", s.interop.c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.interop_reason.c_str());
         ImGui::Text("decode queue: %zu / %zu", s.queue_depth, s.queue_capacity);
+        if (s.extra_ui) s.extra_ui();
         if (s.timing && !s.timing->records().empty()) {
             ImGui::Separator();
             std::vector<float> frame_ms;

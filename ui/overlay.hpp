@@ -2,6 +2,7 @@
 // The Dear ImGui overlay, drawn by the renderer into the same render pass as the video (through
 // the renderer's overlay hook), so it never touches the video's own pixels: screenshots of the
 // processed frame and `process` output never contain it.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,14 @@ struct OverlayState {
     size_t queue_depth = 0, queue_capacity = 0;
     const TimingLog* timing = nullptr;
     const Histogram* histogram = nullptr;  // the chain's `histogram` filter, latest frame
+
+    // Transport (filled by the player loop, shown in the status panel).
+    double position_s = 0, duration_s = 0;  // duration 0: unknown or live
+    bool paused = false, loop = false;
+    double speed = 1;
+    double latency_ms = -1;  // live sources: capture-to-present, -1 when not measured
+    // Drawn inside the overlay's ImGui frame while the overlay is visible (the transport bar).
+    std::function<void()> extra_ui;
 };
 
 class Overlay {
