@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -150,7 +151,17 @@ std::vector<ClDeviceInfo> list_cl_devices() {
     return out;
 }
 
-ClContext::ClContext(const ClDeviceInfo& dev) : info_(dev) {
+ClContext::ClContext(const ClDeviceInfo& dev)
+    : info_(dev), tuner_(dev, Tuner::default_cache_dir()) {
+    if (const char* t = std::getenv("VFX_TUNE"); t && *t) {
+        const std::string_view mode(t);
+        if (mode == "fixed")
+            tuner_.set_mode(TuneMode::fixed);
+        else if (mode == "retune")
+            tuner_.set_mode(TuneMode::retune);
+        else if (mode != "cached")
+            spdlog::warn("VFX_TUNE={}: expected cached, retune or fixed; using cached", mode);
+    }
     const cl_context_properties props[] = {
         CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(dev.platform), 0};
     cl_int err = CL_SUCCESS;

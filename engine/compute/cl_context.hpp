@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/cl_handle.hpp"
+#include "compute/tuner.hpp"
 
 namespace vfx {
 
@@ -61,6 +62,10 @@ public:
     // clCreateBuffer; throws GpuError on failure.
     ClMem buffer(cl_mem_flags flags, size_t size, void* host = nullptr) const;
 
+    // The auto-tuner (compute/tuner.hpp), its disk cache keyed by this device. Its mode starts
+    // from $VFX_TUNE ("cached", "retune" or "fixed"; default cached).
+    Tuner& tuner() { return tuner_; }
+
     // Extension entry point for this device's platform; nullptr when absent.
     void* extension_function(const char* name) const;
 
@@ -76,6 +81,7 @@ private:
     std::string kernel_dir_;
     std::mutex mutex_;
     std::map<std::string, ClProgram> programs_;
+    Tuner tuner_;
 };
 
 // Milliseconds between two profiling points of a completed event (CL_PROFILING_COMMAND_*).

@@ -1,0 +1,254 @@
+#include "compute/tuner.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "compute/cl_args.hpp"
+#include "compute/cl_context.hpp"
+#include "core/error.hpp"
+
+namespace vfx {
+
+namespace {
+
+constexpr int kWarmups = 2;
+constexpr int kRuns = 7;
+
+std::string uuid_text(const ClDeviceInfo& dev) {
+    if (!dev.uuid) return {};
+    std::string s;
+    for (uint8_t b : *dev.uuid)
+        s += fmt::format("{:02x}", b);
+    return s;
+}
+
+// FNV-1a, 64 bit: stable across compilers and runs (unlike std::hash).
+uint64_t fnv1a(std::string_view s) {
+    uint64_t h = 1469598103934665603ull;
+    for (char c : s) {
+        h ^= static_cast<uint8_t>(c);
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+std::filesystem::path Tuner::default_cache_dir() {
+    if (const char* d = std::getenv("VFX_CACHE_DIR"); d && *d) return d;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+        return std::filesystem::path(x) / "vfx";
+    if (const char* h = std::getenv("HOME"); h && *h)
+        return std::filesystem::path(h) / ".cache" / "vfx";
+    return {};
+}
+
+Tuner::Tuner(const ClDeviceInfo& dev, std::filesystem::path cache_dir) {
+    device_key_ = fmt::format("{} | {} | {}", dev.name, dev.driver_version, uuid_text(dev));
+    if (!cache_dir.empty())
+        file_ = cache_dir / fmt::format("tuning-{:016x}.json", fnv1a(device_key_));
+    load();
+}
+
+void Tuner::set_mode(TuneMode m) {
+    std::lock_guard lock(mutex_);
+    mode_ = m;
+    chosen_.clear();
+    ++generation_;
+}
+
+uint64_t Tuner::generation() const {
+    std::lock_guard lock(mutex_);
+    return generation_;
+}
+
+void Tuner::force(std::string label) {
+    std::lock_guard lock(mutex_);
+    forced_ = std::move(label);
+    ++generation_;
+}
+
+std::map<std::string, std::string> Tuner::choices() const {
+    std::lock_guard lock(mutex_);
+    return chosen_;
+}
+
+void Tuner::load() {
+    if (file_.empty()) return;
+    std::error_code ec;
+    if (!std::filesystem::exists(file_, ec)) return;
+    try {
+        std::ifstream in(file_);
+        const nlohmann::json j = nlohmann::json::parse(in);
+        if (j.value("device", std::string()) != device_key_) {
+            spdlog::warn("tuning cache {} belongs to another device; ignored", file_.string());
+            return;
+        }
+        for (const auto& [k, v] : j.at("entries").items())
+            cache_[k] = v.get<std::string>();
+        spdlog::debug("tuning cache: {} entries from {}", cache_.size(), file_.string());
+    } catch (const std::exception& e) {
+        spdlog::warn("tuning cache {} is unreadable ({}); it will be rewritten", file_.string(),
+                     e.what());
+        cache_.clear();
+    }
+}
+
+void Tuner::save_locked() {
+    if (file_.empty()) return;
+    try {
+        std::filesystem::create_directories(file_.parent_path());
+        nlohmann::json j;
+        j["device"] = device_key_;
+        j["entries"] = cache_;
+        const std::filesystem::path tmp = file_.string() + ".tmp";
+        {
+            std::ofstream out(tmp, std::ios::trunc);
+            out << j.dump(2) << '\n';
+            if (!out) throw std::runtime_error("write failed");
+        }
+        std::filesystem::rename(tmp, file_);
+    } catch (const std::exception& e) {
+        // The cache only saves time on the next start: a read-only home must not stop a run.
+        spdlog::warn("cannot write the tuning cache {}: {}", file_.string(), e.what());
+    }
+}
+
+size_t Tuner::choose(const std::string& key, std::span<const std::string> labels,
+                     const std::function<ClEvent(size_t)>& run) {
+    if (labels.empty()) fail("tuner: no candidates for {}", key);
+    std::lock_guard lock(mutex_);
+    auto index_of = [&](const std::string& label) -> std::optional<size_t> {
+        for (size_t i = 0; i < labels.size(); ++i)
+            if (labels[i] == label) return i;
+        return std::nullopt;
+    };
+    if (!forced_.empty())
+        if (auto i = index_of(forced_)) return *i;
+    if (mode_ == TuneMode::fixed || labels.size() == 1) return 0;
+    if (auto it = chosen_.find(key); it != chosen_.end())
+        if (auto i = index_of(it->second)) return *i;
+    if (mode_ == TuneMode::cached)
+        if (auto it = cache_.find(key); it != cache_.end())
+            if (auto i = index_of(it->second)) {
+                chosen_[key] = it->second;
+                return *i;
+            }
+
+    size_t best = labels.size();
+    double best_ms = 0;
+    std::string report;
+    for (size_t i = 0; i < labels.size(); ++i) {
+        std::vector<double> ms;
+        try {
+            for (int r = 0; r < kWarmups + kRuns; ++r) {
+                ClEvent ev = run(i);
+                cl_event e = ev.get();
+                VFX_CL(clWaitForEvents(1, &e));
+                if (r >= kWarmups) ms.push_back(cl_event_ms(e));
+            }
+        } catch (const GpuError& e) {
+            if (e.code() != CL_INVALID_WORK_GROUP_SIZE && e.code() != CL_OUT_OF_RESOURCES &&
+                e.code() != CL_INVALID_KERNEL_ARGS)
+                throw;
+            report += fmt::format(" {}: skipped;", labels[i]);
+            continue;
+        }
+        const double m = median_of(ms);
+        report += fmt::format(" {}: {:.4f} ms;", labels[i], m);
+        if (best == labels.size() || m < best_ms) {
+            best = i;
+            best_ms = m;
+        }
+    }
+    if (best == labels.size()) fail("tuner: no candidate of {} could run", key);
+    spdlog::debug("tuned {} ->{} chose {}", key, report, labels[best]);
+    chosen_[key] = labels[best];
+    cache_[key] = labels[best];
+    save_locked();
+    return best;
+}
+
+// ---- TunedKernel ----
+
+std::string KernelVariant::label() const {
+    return fmt::format("{}{}{}x{}{}", options, options.empty() ? "" : " ", local[0], local[1],
+                       per_item[0] * per_item[1] > 1
+                           ? fmt::format(" px{}x{}", per_item[0], per_item[1])
+                           : std::string());
+}
+
+TunedKernel::TunedKernel(std::string file, std::string kernel, std::vector<KernelVariant> variants,
+                         LocalBytes local_bytes)
+    : file_(std::move(file)),
+      kernel_(std::move(kernel)),
+      variants_(std::move(variants)),
+      local_bytes_(std::move(local_bytes)) {
+    if (variants_.empty()) fail("{}: no kernel variants", kernel_);
+}
+
+ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::string& options,
+                             uint32_t width, uint32_t height, const SetArgs& set_args,
+                             std::span<const cl_event> wait) {
+    auto it = built_.find(options);
+    if (it == built_.end()) {
+        Built b;
+        const size_t avail_local = cl.info().local_mem_bytes;
+        for (size_t i = 0; i < variants_.size(); ++i) {
+            const KernelVariant& v = variants_[i];
+            const std::string opts =
+                v.options.empty() ? options : fmt::format("{} {}", options, v.options);
+            ClKernel k = cl.kernel(file_, kernel_.c_str(), opts);
+            const size_t group = v.local[0] * v.local[1];
+            const size_t local = kernel_static_local(k.get(), cl.device()) +
+                                 (local_bytes_ ? local_bytes_(v.local) : 0);
+            if (group > kernel_max_group(k.get(), cl.device()) || local > avail_local) continue;
+            b.usable.push_back(i);
+            b.kernels.push_back(std::move(k));
+        }
+        if (b.usable.empty())
+            throw GpuError(fmt::format("{} ({}): no variant fits this device's work-group or "
+                                       "local memory limits",
+                                       kernel_, options),
+                           CL_OUT_OF_RESOURCES);
+        it = built_.emplace(options, std::move(b)).first;
+    }
+    Built& b = it->second;
+    if (const uint64_t gen = cl.tuner().generation(); gen != b.generation) {
+        b.choice.clear();
+        b.generation = gen;
+    }
+    auto launch = [&](size_t u, std::span<const cl_event> after) {
+        const KernelVariant& v = variants_[b.usable[u]];
+        cl_kernel k = b.kernels[u].get();
+        set_args(k, v.local);
+        return enqueue_2d(queue, k, (width + v.per_item[0] - 1) / v.per_item[0],
+                          (height + v.per_item[1] - 1) / v.per_item[1], v.local, after);
+    };
+    const std::string size = fmt::format("{}x{}", width, height);
+    auto c = b.choice.find(size);
+    if (c == b.choice.end()) {
+        std::vector<std::string> labels;
+        for (size_t u : b.usable)
+            labels.push_back(variants_[u].label());
+        const std::string key = fmt::format("{}:{} [{}] {}", file_, kernel_, options, size);
+        // Measurement runs wait for whatever the queue holds before them (in-order queue).
+        const size_t chosen =
+            cl.tuner().choose(key, labels, [&](size_t u) { return launch(u, wait); });
+        c = b.choice.emplace(size, chosen).first;
+    }
+    last_ = &variants_[b.usable[c->second]];
+    return launch(c->second, wait);
+}
+
+}  // namespace vfx

@@ -1,0 +1,129 @@
+#pragma once
+// Auto-tuning: a kernel's variant (build options such as pixels per work-item) and work-group
+// shape, chosen per device and frame size by measurement, and cached on disk.
+//
+// Cache: one JSON file per device under $VFX_CACHE_DIR, else $XDG_CACHE_HOME/vfx, else
+// ~/.cache/vfx: `tuning-<hash>.json`, the hash over device name + driver version + UUID (when
+// the device has one), which the file also records in full. Entries map a key (kernel, the
+// options that are not tuned, working format, frame size) to the winning candidate's label. An
+// entry is reused only while its label is still among the candidates offered, so changing a
+// kernel's candidate list re-measures it. The file is rewritten (atomically: temp + rename)
+// after every new measurement; an unreadable or foreign file is ignored with a warning.
+//
+// Every candidate of a kernel must compute exactly the same result (tests run each one: see
+// Tuner::force), so the choice only ever changes speed.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compute/cl_handle.hpp"
+
+namespace vfx {
+
+struct ClDeviceInfo;
+class ClContext;
+
+enum class TuneMode : uint8_t {
+    cached,  // use the cache; measure what it lacks (the default)
+    retune,  // measure every key again on first use this run, and rewrite the cache
+    fixed,   // no measurement: the first candidate that fits (tests, CPU smoke runs)
+};
+
+class Tuner {
+public:
+    // cache_dir empty: no disk cache (measurements live for this process only).
+    Tuner(const ClDeviceInfo& dev, std::filesystem::path cache_dir);
+
+    void set_mode(TuneMode m);
+    TuneMode mode() const { return mode_; }
+    // Wherever a candidate with exactly this label is offered, it is chosen without
+    // measurement (tests of each variant). Empty: no forcing.
+    void force(std::string label);
+
+    // Chooses among `labels` for `key`. run(i) must enqueue candidate i once (its arguments
+    // set) on a profiling queue and return the command's event; it is called only while
+    // measuring: 2 warm-up runs, then 7 timed runs per candidate; the lowest median wins.
+    // A candidate whose run throws GpuError with CL_INVALID_WORK_GROUP_SIZE or
+    // CL_OUT_OF_RESOURCES is skipped. Thread-safe; measuring blocks the caller.
+    size_t choose(const std::string& key, std::span<const std::string> labels,
+                  const std::function<ClEvent(size_t)>& run);
+
+    // Changes whenever set_mode() or force() does: holders of earlier choices ask again.
+    uint64_t generation() const;
+
+    // What was chosen this run, key -> label (for `vfx bench` and reports).
+    std::map<std::string, std::string> choices() const;
+    const std::filesystem::path& cache_file() const { return file_; }
+
+    // The default cache folder (see above); empty when no home folder is known.
+    static std::filesystem::path default_cache_dir();
+
+private:
+    void load();
+    void save_locked();
+
+    std::string device_key_;  // name, driver, uuid as recorded in the file
+    std::filesystem::path file_;
+    TuneMode mode_ = TuneMode::cached;
+    std::string forced_;
+    uint64_t generation_ = 0;
+    mutable std::mutex mutex_;
+    std::map<std::string, std::string> cache_;   // from disk and measured
+    std::map<std::string, std::string> chosen_;  // this run
+};
+
+// A kernel offered in several variants: each candidate is a set of extra build options, a
+// work-group shape and the pixels one work-item covers along x and y. enqueue() builds the
+// candidates for the frame's options on first use, lets the tuner choose one per (options,
+// frame size), and launches it over ceil(width / per_item.x) x ceil(height / per_item.y)
+// work-items rounded up to whole work-groups. Candidates whose shape the kernel cannot take
+// (CL_KERNEL_WORK_GROUP_SIZE) or whose local memory does not fit are dropped before measuring.
+// Not thread-safe: one instance per filter (kernel objects are not shared across threads).
+struct KernelVariant {
+    std::string options;                     // e.g. "-DPX=4"; may be empty
+    std::array<size_t, 2> local{16, 16};     // work-group shape
+    std::array<uint32_t, 2> per_item{1, 1};  // pixels per work-item along x, y
+    std::string label() const;               // "-DPX=4 16x16"
+};
+
+class TunedKernel {
+public:
+    // `local_bytes(local)`: bytes of __local memory a launch with that shape needs beyond the
+    // kernel's static use (for dynamic __local arguments); null when none.
+    using LocalBytes = std::function<size_t(std::array<size_t, 2>)>;
+    using SetArgs = std::function<void(cl_kernel, std::array<size_t, 2> local)>;
+
+    TunedKernel(std::string file, std::string kernel, std::vector<KernelVariant> variants,
+                LocalBytes local_bytes = {});
+
+    // Sets the arguments with set_args(kernel, local) and enqueues the chosen variant over a
+    // width x height frame on `queue`, after `wait`. `options` are the build options common
+    // to every variant (e.g. "-DWORK16=1 -DRADIUS=2"); they are part of the tuning key.
+    ClEvent enqueue(ClContext& cl, cl_command_queue queue, const std::string& options,
+                    uint32_t width, uint32_t height, const SetArgs& set_args,
+                    std::span<const cl_event> wait = {});
+
+    // The variant chosen for the last enqueue (for reports); null before the first.
+    const KernelVariant* last_choice() const { return last_; }
+
+private:
+    struct Built {
+        std::vector<size_t> usable;  // indices into variants_ that fit the device
+        std::vector<ClKernel> kernels;
+        std::map<std::string, size_t> choice;  // "WxH" -> index into usable
+        uint64_t generation = 0;               // the tuner's, when `choice` was filled
+    };
+    std::string file_, kernel_;
+    std::vector<KernelVariant> variants_;
+    LocalBytes local_bytes_;
+    std::map<std::string, Built> built_;  // by common options
+    const KernelVariant* last_ = nullptr;
+};
+
+}  // namespace vfx

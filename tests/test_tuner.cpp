@@ -1,0 +1,146 @@
+// The auto-tuner: choices by measurement, the disk cache (reuse, retune, a changed candidate
+// list, a foreign or broken file), forcing, and TunedKernel's variants computing one result.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "compute/cl_args.hpp"
+#include "compute/tuner.hpp"
+#include "compute_test_util.hpp"
+#include "support/media.hpp"
+
+namespace vfx {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A real, profiled command for the tuner to time: a grayscale pass over a small frame.
+struct Timed {
+    ClContext& cl;
+    ClMem src, dst;
+    ClKernel k;
+    int runs = 0;
+    explicit Timed(ClContext& c) : cl(c) {
+        src = cl.buffer(CL_MEM_READ_WRITE, 64 * 4 * 32);
+        dst = cl.buffer(CL_MEM_READ_WRITE, 64 * 4 * 32);
+        k = cl.kernel("grayscale.cl", "grayscale_apply", "-DWORK16=0");
+        set_args(k.get(), src.get(), cl_int{256}, dst.get(), cl_int{256}, cl_int{64}, cl_int{32});
+    }
+    ClEvent operator()(size_t) {
+        ++runs;
+        return enqueue_2d(cl.queue(), k.get(), 64, 32, {8, 8});
+    }
+};
+
+TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const fs::path dir = fs::path(test::scratch_dir()) / "cache";
+    const std::vector<std::string> labels{"a", "b", "c"};
+    Timed t(cl);
+    size_t first = 0;
+    {
+        Tuner tuner(cl.info(), dir);
+        first = tuner.choose("k 64x32", labels, std::ref(t));
+        EXPECT_EQ(t.runs, 3 * 9) << "2 warm-ups and 7 timed runs per candidate";
+        EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
+        EXPECT_EQ(t.runs, 27) << "a second use of the key measures nothing";
+        ASSERT_TRUE(fs::exists(tuner.cache_file()));
+        std::ifstream in(tuner.cache_file());
+        const auto j = nlohmann::json::parse(in);
+        EXPECT_EQ(j["entries"]["k 64x32"], labels[first]);
+        EXPECT_NE(j["device"].get<std::string>().find(cl.info().name), std::string::npos);
+    }
+    {
+        Tuner tuner(cl.info(), dir);  // the next start
+        EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
+        EXPECT_EQ(t.runs, 27) << "the cached choice is reused without measuring";
+        // A changed candidate list no longer holds the cached label: measured again.
+        const std::vector<std::string> other{"x", "y"};
+        tuner.choose("k 64x32", other, std::ref(t));
+        EXPECT_EQ(t.runs, 27 + 18);
+    }
+    {
+        Tuner tuner(cl.info(), dir);
+        tuner.set_mode(TuneMode::retune);
+        tuner.choose("k 64x32", labels, std::ref(t));
+        EXPECT_EQ(t.runs, 45 + 27) << "--retune measures again";
+        tuner.force("b");
+        EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), 1u);
+        tuner.force("");
+        tuner.set_mode(TuneMode::fixed);
+        EXPECT_EQ(tuner.choose("new key", labels, std::ref(t)), 0u);
+        EXPECT_EQ(t.runs, 72) << "fixed mode never measures";
+    }
+}
+
+TEST(Tuner, BrokenOrForeignCacheIsIgnored) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const fs::path dir = fs::path(test::scratch_dir()) / "cache";
+    Timed t(cl);
+    const std::vector<std::string> labels{"a", "b"};
+    fs::path file;
+    {
+        Tuner tuner(cl.info(), dir);
+        tuner.choose("k", labels, std::ref(t));
+        file = tuner.cache_file();
+    }
+    {
+        std::ofstream(file) << "{ not json";
+        Tuner tuner(cl.info(), dir);
+        const int before = t.runs;
+        tuner.choose("k", labels, std::ref(t));
+        EXPECT_GT(t.runs, before);
+    }
+    {
+        std::ofstream(file) << R"({"device": "some other GPU", "entries": {"k": "a"}})";
+        Tuner tuner(cl.info(), dir);
+        const int before = t.runs;
+        tuner.choose("k", labels, std::ref(t));
+        EXPECT_GT(t.runs, before) << "another device's entries are not used";
+    }
+}
+
+// Every variant of a TunedKernel computes the same frame; forcing selects each one in turn.
+TEST(TunedKernel, EveryVariantGivesTheSameResult) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const uint32_t w = 67, h = 29;
+    const FrameGeometry g = make_geometry(w, h, WorkFormat::rgba8);
+    std::vector<uint8_t> in(g.size_bytes());
+    std::mt19937 rng(7);
+    for (auto& b : in)
+        b = static_cast<uint8_t>(rng());
+    ClMem src = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size(), in.data());
+    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, in.size());
+    TunedKernel tk("grayscale.cl", "grayscale_apply",
+                   {{"", {8, 8}, {1, 1}}, {"", {32, 4}, {1, 1}}, {"", {16, 1}, {1, 1}}});
+    std::vector<uint8_t> first;
+    for (const std::string label : {"8x8", "32x4", "16x1"}) {
+        cl.tuner().force(label);
+        std::vector<uint8_t> zero(in.size(), 0);
+        VFX_CL(clEnqueueWriteBuffer(cl.queue(), dst.get(), CL_TRUE, 0, zero.size(), zero.data(), 0,
+                                    nullptr, nullptr));
+        tk.enqueue(cl, cl.queue(), "-DWORK16=0", w, h, [&](cl_kernel k, std::array<size_t, 2>) {
+            set_args(k, src.get(), static_cast<cl_int>(g.pitch), dst.get(),
+                     static_cast<cl_int>(g.pitch), static_cast<cl_int>(w), static_cast<cl_int>(h));
+        });
+        ASSERT_NE(tk.last_choice(), nullptr);
+        EXPECT_EQ(tk.last_choice()->label(), label);
+        std::vector<uint8_t> out(in.size());
+        VFX_CL(clEnqueueReadBuffer(cl.queue(), dst.get(), CL_TRUE, 0, out.size(), out.data(), 0,
+                                   nullptr, nullptr));
+        if (first.empty())
+            first = out;
+        else
+            EXPECT_EQ(out, first) << label;
+    }
+    cl.tuner().force("");
+}
+
+}  // namespace
+}  // namespace vfx
