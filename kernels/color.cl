@@ -7,21 +7,12 @@
 // then stored rounded to nearest even and saturated. All three steps are affine and each keeps
 // grey (R = G = B) on the grey axis, so the host folds them into out = A v + b with one offset
 // b = 0.5 - 0.5 C + B for every channel; here in pixel units: row_i = (A_i0, A_i1, A_i2, b*max).
-
-__kernel void color_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
-                          int dst_pitch, int width, int height, float4 row_r, float4 row_g,
-                          float4 row_b) {
-    const int x = (int)get_global_id(0);
-    const int y = (int)get_global_id(1);
-    if (!in_frame(x, y, width, height)) return;
-    const pix_t p = load_pix(src, src_pitch, x, y);
-    const float4 v = pix_to_float(p);
+// A point-wise operation (see engine/compute/pointwise.hpp).
+inline float4 color_rgba(float4 v, int x, int y, float4 row_r, float4 row_g, float4 row_b) {
     float4 o;
     o.x = row_r.x * v.x + row_r.y * v.y + row_r.z * v.z + row_r.w;
     o.y = row_g.x * v.x + row_g.y * v.y + row_g.z * v.z + row_g.w;
     o.z = row_b.x * v.x + row_b.y * v.y + row_b.z * v.z + row_b.w;
     o.w = 0.0f;
-    pix_t out = float_to_pix(o);
-    out.w = p.w;
-    store_pix(dst, dst_pitch, x, y, out);
+    return o;
 }

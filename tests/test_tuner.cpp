@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A real, profiled command for the tuner to time: a grayscale pass over a small frame.
+// A real, profiled command for the tuner to time: a mono -> RGBA pass over a small frame.
 struct Timed {
     ClContext& cl;
     ClMem src, dst;
@@ -26,7 +26,7 @@ struct Timed {
     explicit Timed(ClContext& c) : cl(c) {
         src = cl.buffer(CL_MEM_READ_WRITE, 64 * 4 * 32);
         dst = cl.buffer(CL_MEM_READ_WRITE, 64 * 4 * 32);
-        k = cl.kernel("grayscale.cl", "grayscale_apply", "-DWORK16=0");
+        k = cl.kernel("mono.cl", "mono_to_rgba", "-DWORK16=0 -DSRC16=0");
         set_args(k.get(), src.get(), cl_int{256}, dst.get(), cl_int{256}, cl_int{64}, cl_int{32});
     }
     ClEvent operator()(size_t) {
@@ -111,27 +111,30 @@ TEST(TunedKernel, EveryVariantGivesTheSameResult) {
     ClContext& cl = *test::test_cl();
     const uint32_t w = 67, h = 29;
     const FrameGeometry g = make_geometry(w, h, WorkFormat::rgba8);
-    std::vector<uint8_t> in(g.size_bytes());
+    const FrameGeometry gm = make_geometry(w, h, WorkFormat::mono8);
+    std::vector<uint8_t> in(gm.size_bytes());
     std::mt19937 rng(7);
     for (auto& b : in)
         b = static_cast<uint8_t>(rng());
     ClMem src = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.size(), in.data());
-    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, in.size());
-    TunedKernel tk("grayscale.cl", "grayscale_apply",
+    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    TunedKernel tk("mono.cl", "mono_to_rgba",
                    {{"", {8, 8}, {1, 1}}, {"", {32, 4}, {1, 1}}, {"", {16, 1}, {1, 1}}});
     std::vector<uint8_t> first;
     for (const std::string label : {"8x8", "32x4", "16x1"}) {
         cl.tuner().force(label);
-        std::vector<uint8_t> zero(in.size(), 0);
+        std::vector<uint8_t> zero(g.size_bytes(), 0);
         VFX_CL(clEnqueueWriteBuffer(cl.queue(), dst.get(), CL_TRUE, 0, zero.size(), zero.data(), 0,
                                     nullptr, nullptr));
-        tk.enqueue(cl, cl.queue(), "-DWORK16=0", w, h, [&](cl_kernel k, std::array<size_t, 2>) {
-            set_args(k, src.get(), static_cast<cl_int>(g.pitch), dst.get(),
-                     static_cast<cl_int>(g.pitch), static_cast<cl_int>(w), static_cast<cl_int>(h));
-        });
+        tk.enqueue(cl, cl.queue(), "-DWORK16=0 -DSRC16=0", w, h,
+                   [&](cl_kernel k, std::array<size_t, 2>) {
+                       set_args(k, src.get(), static_cast<cl_int>(gm.pitch), dst.get(),
+                                static_cast<cl_int>(g.pitch), static_cast<cl_int>(w),
+                                static_cast<cl_int>(h));
+                   });
         ASSERT_NE(tk.last_choice(), nullptr);
         EXPECT_EQ(tk.last_choice()->label(), label);
-        std::vector<uint8_t> out(in.size());
+        std::vector<uint8_t> out(g.size_bytes());
         VFX_CL(clEnqueueReadBuffer(cl.queue(), dst.get(), CL_TRUE, 0, out.size(), out.data(), 0,
                                    nullptr, nullptr));
         if (first.empty())

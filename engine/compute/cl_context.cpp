@@ -193,7 +193,17 @@ ClMem ClContext::buffer(cl_mem_flags flags, size_t size, void* host) const {
     return m;
 }
 
+void ClContext::add_source(const std::string& name, std::string text) {
+    std::lock_guard lock(generated_mutex_);
+    auto [it, added] = generated_.try_emplace(name, std::move(text));
+    if (!added && it->second != text) fail("generated kernel source '{}' registered twice", name);
+}
+
 std::string ClContext::kernel_source(std::string_view file) const {
+    {
+        std::lock_guard lock(generated_mutex_);
+        if (auto it = generated_.find(file); it != generated_.end()) return it->second;
+    }
     if (!kernel_dir_.empty()) {
         std::filesystem::path p = std::filesystem::path(kernel_dir_) / std::string(file);
         std::error_code ec;

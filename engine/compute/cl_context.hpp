@@ -73,6 +73,10 @@ public:
     // called and that file exists there (hot reload, later).
     std::string kernel_source(std::string_view file) const;
     void set_kernel_dir(std::string dir) { kernel_dir_ = std::move(dir); }
+    // Registers generated source text under `name` (e.g. a fused point-wise kernel), which
+    // program()/kernel() then build like a kernel file. Thread-safe; re-registering a name
+    // with other text throws (names are derived from the text).
+    void add_source(const std::string& name, std::string text);
 
 private:
     ClDeviceInfo info_;
@@ -81,6 +85,8 @@ private:
     std::string kernel_dir_;
     std::mutex mutex_;
     std::map<std::string, ClProgram> programs_;
+    mutable std::mutex generated_mutex_;
+    std::map<std::string, std::string, std::less<>> generated_;
     Tuner tuner_;
 };
 

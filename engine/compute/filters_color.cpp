@@ -10,50 +10,15 @@
 #include "compute/chain.hpp"
 #include "compute/cl_args.hpp"
 #include "compute/filter.hpp"
+#include "compute/pointwise.hpp"
 
 namespace vfx {
 
 namespace {
 
-std::string work_options(WorkFormat f) {
-    return f == WorkFormat::rgba16 ? "-DWORK16=1" : "-DWORK16=0";
-}
-size_t work_index(WorkFormat f) {
-    return f == WorkFormat::rgba16 ? 1 : 0;
-}
 double work_max(WorkFormat f) {
     return f == WorkFormat::rgba16 ? 65535.0 : 255.0;
 }
-
-// A point-wise kernel with the arguments (src, src_pitch, dst, dst_pitch, width, height, extras);
-// `extras` sets arguments 6.. for the frame's working format.
-class PointwiseFilter final : public GpuFilter {
-public:
-    using Extras = std::function<void(cl_kernel, WorkFormat)>;
-    PointwiseFilter(const char* file, const char* kernel, Extras extras = {})
-        : file_(file), kernel_(kernel), extras_(std::move(extras)) {}
-
-    void enqueue(FilterIo& io) override {
-        const size_t wi = work_index(io.g.format);
-        if (!k_[wi]) {
-            k_[wi] = io.cl.kernel(file_, kernel_, work_options(io.g.format));
-            local_[wi] = fit_local_2d(k_[wi].get(), io.cl.device(), 32, 8);
-        }
-        cl_kernel k = k_[wi].get();
-        const auto pitch = static_cast<cl_int>(io.g.pitch);
-        set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
-                 static_cast<cl_int>(io.g.height));
-        if (extras_) extras_(k, io.g.format);
-        io.events.push_back(enqueue_2d(io.queue, k, io.g.width, io.g.height, local_[wi]));
-    }
-
-private:
-    const char* file_;
-    const char* kernel_;
-    Extras extras_;
-    ClKernel k_[2];
-    std::array<size_t, 2> local_[2] = {};
-};
 
 // The color filter's transform folded into out = A v + b (unorm values; see kernels/color.cl):
 // A = Rot(H) * Sat(S) * C, b = 0.5 - 0.5 C + B on every channel (Sat and Rot keep (1,1,1)).
@@ -88,16 +53,26 @@ ColorAffine color_affine(double brightness, double contrast, double saturation, 
 std::unique_ptr<GpuFilter> make_color(const FilterInstance& f) {
     const ColorAffine m = color_affine(f.get_float("brightness"), f.get_float("contrast"),
                                        f.get_float("saturation"), f.get_float("hue"));
+    PointwiseOp op{"color.cl",
+                   "color",
+                   false,
+                   {"float4", "float4", "float4"},
+                   [m](cl_kernel k, cl_uint first, WorkFormat wf, int) {
+                       const double off = m.offset * work_max(wf);  // pixel units
+                       for (size_t i = 0; i < 3; ++i) {
+                           const cl_float4 row = {
+                               {static_cast<cl_float>(m.a[i][0]), static_cast<cl_float>(m.a[i][1]),
+                                static_cast<cl_float>(m.a[i][2]), static_cast<cl_float>(off)}};
+                           set_arg(k, first + static_cast<cl_uint>(i), row);
+                       }
+                   }};
+    return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
+}
+
+// A point-wise operation without parameters.
+std::unique_ptr<GpuFilter> make_plain(const char* file, const char* name) {
     return std::make_unique<PointwiseFilter>(
-        "color.cl", "color_apply", [m](cl_kernel k, WorkFormat wf) {
-            const double off = m.offset * work_max(wf);  // pixel units
-            for (size_t i = 0; i < 3; ++i) {
-                const cl_float4 row = {
-                    {static_cast<cl_float>(m.a[i][0]), static_cast<cl_float>(m.a[i][1]),
-                     static_cast<cl_float>(m.a[i][2]), static_cast<cl_float>(off)}};
-                set_arg(k, static_cast<cl_uint>(6 + i), row);
-            }
-        });
+        std::vector<PointwiseOp>{PointwiseOp{file, name, false, {}, {}}});
 }
 
 }  // namespace
@@ -130,7 +105,7 @@ std::vector<FilterInfo> color_filters() {
         f.help = "R = G = B = BT.709 luma 0.2126 R + 0.7152 G + 0.0722 B";
         f.pointwise = true;
         f.factory = [](ClContext&, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
-            return std::make_unique<PointwiseFilter>("grayscale.cl", "grayscale_apply");
+            return make_plain("grayscale.cl", "grayscale");
         };
         out.push_back(std::move(f));
     }
@@ -142,7 +117,7 @@ std::vector<FilterInfo> color_filters() {
             "saturating";
         f.pointwise = true;
         f.factory = [](ClContext&, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
-            return std::make_unique<PointwiseFilter>("sepia.cl", "sepia_apply");
+            return make_plain("sepia.cl", "sepia");
         };
         out.push_back(std::move(f));
     }

@@ -2,6 +2,7 @@
 // A chain carries either colour (rgba8/rgba16) or a Bayer mosaic (mono8/mono16); each filter
 // says which it takes and what it gives (FilterInfo::takes_*, output).
 #include "compute/isp_common.hpp"
+#include "compute/pointwise.hpp"
 
 #include <cmath>
 
@@ -91,98 +92,82 @@ private:
     KernelCache cache_;
 };
 
-class BlackLevelFilter final : public GpuFilter {
-public:
-    explicit BlackLevelFilter(const FilterInstance& f)
-        : black_(f.get_float("black")), white_(f.get_float("white")) {
-        if (white_ > 0 && white_ <= black_)
-            fail("blacklevel: white={} must be greater than black={}", white_, black_);
-    }
-    void enqueue(FilterIo& io) override {
-        const double full = std::ldexp(1.0, io.bits()) - 1;
-        const double white = white_ > 0 ? white_ : full;
-        if (white <= black_)
-            fail("blacklevel: black={} is not below the {}-bit source's white level {}", black_,
-                 io.bits(), white);
-        const double pix_max = is_deep(io.g.format) ? 65535.0 : 255.0;
-        const double b = black_ / full * pix_max, w = white / full * pix_max;
-        const Launch& l =
-            cache_.get(io.cl, "blacklevel.cl", "blacklevel", format_options(io.g.format));
-        set_frame_args(l.kernel.get(), io);
-        set_arg(l.kernel.get(), 6, static_cast<cl_float>(b));
-        set_arg(l.kernel.get(), 7, static_cast<cl_float>(pix_max / (w - b)));
-        launch(io, l);
-    }
+// The point-wise ISP stages (see compute/pointwise.hpp): one operation each, fused with their
+// point-wise neighbours by the processor.
+std::unique_ptr<GpuFilter> make_blacklevel(const FilterInstance& f) {
+    const double black = f.get_float("black"), white_param = f.get_float("white");
+    if (white_param > 0 && white_param <= black)
+        fail("blacklevel: white={} must be greater than black={}", white_param, black);
+    PointwiseOp op{"blacklevel.cl",
+                   "blacklevel",
+                   true,
+                   {"float", "float"},
+                   [=](cl_kernel k, cl_uint first, WorkFormat wf, int bits) {
+                       const double full = std::ldexp(1.0, bits) - 1;
+                       const double white = white_param > 0 ? white_param : full;
+                       if (white <= black)
+                           fail(
+                               "blacklevel: black={} is not below the {}-bit source's white "
+                               "level {}",
+                               black, bits, white);
+                       const double pix_max = is_deep(wf) ? 65535.0 : 255.0;
+                       const double b = black / full * pix_max, w = white / full * pix_max;
+                       set_arg(k, first, static_cast<cl_float>(b));
+                       set_arg(k, first + 1, static_cast<cl_float>(pix_max / (w - b)));
+                   }};
+    return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
+}
 
-private:
-    double black_, white_;
-    KernelCache cache_;
-};
+std::unique_ptr<GpuFilter> make_wb(const FilterInstance& f) {
+    const auto r = static_cast<cl_float>(f.get_float("r"));
+    const auto g = static_cast<cl_float>(f.get_float("g"));
+    const auto b = static_cast<cl_float>(f.get_float("b"));
+    const cl_int cfa = cfa_code(f.get_enum("pattern"));
+    PointwiseOp op{"wb.cl",
+                   "wb",
+                   true,
+                   {"float", "float", "float", "int"},
+                   [=](cl_kernel k, cl_uint first, WorkFormat, int) {
+                       set_arg(k, first, r);
+                       set_arg(k, first + 1, g);
+                       set_arg(k, first + 2, b);
+                       set_arg(k, first + 3, cfa);
+                   }};
+    return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
+}
 
-class WbFilter final : public GpuFilter {
-public:
-    explicit WbFilter(const FilterInstance& f)
-        : r_(static_cast<cl_float>(f.get_float("r"))),
-          g_(static_cast<cl_float>(f.get_float("g"))),
-          b_(static_cast<cl_float>(f.get_float("b"))),
-          cfa_(cfa_code(f.get_enum("pattern"))) {}
-    void enqueue(FilterIo& io) override {
-        const Launch& l = cache_.get(io.cl, "wb.cl", "wb", format_options(io.g.format));
-        set_frame_args(l.kernel.get(), io);
-        set_arg(l.kernel.get(), 6, r_);
-        set_arg(l.kernel.get(), 7, g_);
-        set_arg(l.kernel.get(), 8, b_);
-        set_arg(l.kernel.get(), 9, cfa_);
-        launch(io, l);
-    }
+std::unique_ptr<GpuFilter> make_ccm(const FilterInstance& f) {
+    const std::vector<double>& m = f.get_float_list("matrix");
+    if (m.size() != 9)
+        fail("ccm: matrix needs 9 values (a|b|c|d|e|f|g|h|i, row-major), got {}", m.size());
+    std::array<cl_float4, 3> rows{};
+    for (size_t r = 0; r < 3; ++r)
+        rows[r] = {{static_cast<cl_float>(m[3 * r]), static_cast<cl_float>(m[3 * r + 1]),
+                    static_cast<cl_float>(m[3 * r + 2]), 0.0f}};
+    PointwiseOp op{"ccm.cl",
+                   "ccm",
+                   false,
+                   {"float4", "float4", "float4"},
+                   [rows](cl_kernel k, cl_uint first, WorkFormat, int) {
+                       for (cl_uint r = 0; r < 3; ++r)
+                           set_arg(k, first + r, rows[r]);
+                   }};
+    return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
+}
 
-private:
-    cl_float r_, g_, b_;
-    cl_int cfa_;
-    KernelCache cache_;
-};
-
-class CcmFilter final : public GpuFilter {
-public:
-    explicit CcmFilter(const FilterInstance& f) {
-        const std::vector<double>& m = f.get_float_list("matrix");
-        if (m.size() != 9)
-            fail("ccm: matrix needs 9 values (a|b|c|d|e|f|g|h|i, row-major), got {}", m.size());
-        for (size_t r = 0; r < 3; ++r)
-            rows_[r] = {{static_cast<cl_float>(m[3 * r]), static_cast<cl_float>(m[3 * r + 1]),
-                         static_cast<cl_float>(m[3 * r + 2]), 0.0f}};
-    }
-    void enqueue(FilterIo& io) override {
-        const Launch& l = cache_.get(io.cl, "ccm.cl", "ccm", format_options(io.g.format));
-        set_frame_args(l.kernel.get(), io);
-        for (cl_uint r = 0; r < 3; ++r)
-            set_arg(l.kernel.get(), 6 + r, rows_[r]);
-        launch(io, l);
-    }
-
-private:
-    std::array<cl_float4, 3> rows_{};
-    KernelCache cache_;
-};
-
-class GammaFilter final : public GpuFilter {
-public:
-    explicit GammaFilter(const FilterInstance& f)
-        : curve_(f.get_enum("curve") == "srgb" ? 1 : 0),
-          inv_(static_cast<cl_float>(curve_ == 1 ? 1.0 / 2.4 : 1.0 / f.get_float("value"))) {}
-    void enqueue(FilterIo& io) override {
-        const Launch& l = cache_.get(io.cl, "gamma.cl", "gamma_curve", format_options(io.g.format));
-        set_frame_args(l.kernel.get(), io);
-        set_arg(l.kernel.get(), 6, curve_);
-        set_arg(l.kernel.get(), 7, inv_);
-        launch(io, l);
-    }
-
-private:
-    cl_int curve_;
-    cl_float inv_;
-    KernelCache cache_;
-};
+std::unique_ptr<GpuFilter> make_gamma(const FilterInstance& f) {
+    const cl_int curve = f.get_enum("curve") == "srgb" ? 1 : 0;
+    const auto inv = static_cast<cl_float>(curve == 1 ? 1.0 / 2.4 : 1.0 / f.get_float("value"));
+    PointwiseOp op{"gamma.cl",
+                   "gamma",
+                   true,
+                   {"int", "float"},
+                   [=](cl_kernel k, cl_uint first, WorkFormat, int) {
+                       set_arg(k, first, curve);
+                       set_arg(k, first + 1, inv);
+                   }};
+    return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
+}
 
 template <typename F>
 FilterFactory factory_of() {
@@ -228,7 +213,7 @@ std::vector<FilterInfo> isp_filters() {
                                 "white level, code value of the source (0: 2^bits - 1)")};
         f.pointwise = true;
         f.takes_mosaic = true;
-        f.factory = factory_of<BlackLevelFilter>();
+        f.factory = [](ClContext&, const FilterInstance& inst) { return make_blacklevel(inst); };
         out.push_back(std::move(f));
     }
     {
@@ -241,7 +226,7 @@ std::vector<FilterInfo> isp_filters() {
         f.params.back().help = "Bayer pattern of a mosaic (colour frames ignore it)";
         f.pointwise = true;
         f.takes_mosaic = true;
-        f.factory = factory_of<WbFilter>();
+        f.factory = [](ClContext&, const FilterInstance& inst) { return make_wb(inst); };
         out.push_back(std::move(f));
     }
     {
@@ -257,7 +242,7 @@ std::vector<FilterInfo> isp_filters() {
         m.help = "9 values a|b|c|d|e|f|g|h|i, row-major: R' = a R + b G + c B ...";
         f.params = {m};
         f.pointwise = true;
-        f.factory = factory_of<CcmFilter>();
+        f.factory = [](ClContext&, const FilterInstance& inst) { return make_ccm(inst); };
         out.push_back(std::move(f));
     }
     {
@@ -270,7 +255,7 @@ std::vector<FilterInfo> isp_filters() {
         f.params = {curve, float_param("value", 2.2, 0.1, 10, "gamma of the power curve")};
         f.pointwise = true;
         f.takes_mosaic = true;
-        f.factory = factory_of<GammaFilter>();
+        f.factory = [](ClContext&, const FilterInstance& inst) { return make_gamma(inst); };
         out.push_back(std::move(f));
     }
     return out;

@@ -210,10 +210,13 @@ FrameProcessor::~FrameProcessor() {
 }
 
 void FrameProcessor::make_filters() {
-    std::vector<std::unique_ptr<GpuFilter>> filters;
-    for (const FilterInstance& f : chain_.filters)
-        filters.push_back(f.info->factory(cl_, f));
-    filters_ = std::move(filters);
+    stages_ = make_stages(cl_, chain_, fuse_, [this](size_t i) { return stage_name(i); });
+}
+
+void FrameProcessor::set_fusion(bool on) {
+    if (on == fuse_) return;
+    fuse_ = on;
+    make_filters();
 }
 
 void FrameProcessor::set_chain(Chain chain) {
@@ -335,18 +338,23 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     if (!target) fail("frame {}: no target buffer", frame.index);
     cl_command_queue q = cl_.queue();
     PendingFrame out;
-    const size_t n = filters_.size();
+    const size_t n = stages_.size();
 
     // ---- frame kinds through the chain, before any GPU work ----
     const bool mosaic_source = n > 0 && frame.format.layout == PlaneLayout::gray;
-    std::vector<FrameKind> kinds{mosaic_source ? FrameKind::mosaic : FrameKind::colour};
+    std::vector<FrameKind> filter_kinds{mosaic_source ? FrameKind::mosaic : FrameKind::colour};
     bool need_input = false;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < chain_.filters.size(); ++i) {
         const FilterInfo& info = *chain_.filters[i].info;
-        if (!info.takes(kinds.back())) fail("{}", kind_error(chain_.filters[i], i, kinds.back()));
-        kinds.push_back(info.output_kind(kinds.back()));
+        if (!info.takes(filter_kinds.back()))
+            fail("{}", kind_error(chain_.filters[i], i, filter_kinds.back()));
+        filter_kinds.push_back(info.output_kind(filter_kinds.back()));
         need_input = need_input || info.uses_chain_input;
     }
+    // Per stage: kinds[i] goes in, kinds[i + 1] comes out.
+    std::vector<FrameKind> kinds{filter_kinds.front()};
+    for (const ChainStage& st : stages_)
+        kinds.push_back(filter_kinds[st.first + st.count]);
     const bool display_pass = n > 0 && kinds.back() == FrameKind::mosaic;
     const FrameGeometry gm = make_geometry(g.width, g.height, mono_of(g.format));
     auto geometry_of = [&](FrameKind k) -> const FrameGeometry& {
@@ -486,9 +494,9 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         }
         io.source_bits = frame.format.bits;
         io.histogram_out = &histogram;
-        filters_[i]->enqueue(io);
-        if (events.empty()) fail("filter {} enqueued no command", chain_.filters[i].name());
-        out.stages_.push_back({stage_name(i), events.front(), events.back()});
+        stages_[i].filter->enqueue(io);
+        if (events.empty()) fail("stage {} enqueued no command", stages_[i].name);
+        out.stages_.push_back({stages_[i].name, events.front(), events.back()});
         out.done_ = events.back();
         cur = dst_index[i];
     }

@@ -13,6 +13,7 @@
 #include "compute/chain.hpp"
 #include "compute/cl_context.hpp"
 #include "compute/filter.hpp"
+#include "compute/pointwise.hpp"
 #include "decode/host_frame.hpp"
 
 namespace vfx {
@@ -95,8 +96,14 @@ public:
     // Takes effect for the next enqueue; frames already enqueued are unaffected.
     void set_chain(Chain chain);
     const Chain& chain() const { return chain_; }
-    // Timing name of chain stage i: the filter's name, "#N" added from its second use on.
+    // Timing name of chain filter i: the filter's name, "#N" added from its second use on.
+    // A fused run of point-wise filters (compute/pointwise.hpp) is timed as one stage named
+    // "a+b+c" from its filters' names.
     std::string stage_name(size_t i) const;
+    // Fuse runs of adjacent point-wise filters into one kernel (the default). Takes effect for
+    // the next enqueue.
+    void set_fusion(bool on);
+    bool fusion() const { return fuse_; }
 
     // Enqueues on cl.queue(), in order: the upload of `frame`'s planes (through pinned staging
     // buffers used round-robin; devices with host-unified memory read the staging buffer
@@ -131,7 +138,8 @@ private:
 
     ClContext& cl_;
     Chain chain_;
-    std::vector<std::unique_ptr<GpuFilter>> filters_;
+    bool fuse_ = true;
+    std::vector<ChainStage> stages_;
     bool unified_ = false;
     ClQueue aux_;  // maps and unmaps of the staging buffers, off the main queue
     std::array<Staging, 3> staging_;

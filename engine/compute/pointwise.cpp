@@ -1,0 +1,203 @@
+#include "compute/pointwise.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "compute/chain.hpp"
+#include "compute/cl_args.hpp"
+#include "compute/cl_context.hpp"
+#include "core/error.hpp"
+
+namespace vfx {
+
+namespace {
+
+// Pixels per work-item and work-group shapes the tuner chooses among. PX > 1 loads and stores
+// 4 pixels (colour: 16 or 32 bytes) per vector access; PX = 1 is the plain form (what a CPU
+// device, which vectorises across work-items, tends to prefer).
+std::vector<KernelVariant> variants() {
+    return {
+        {"-DPX=4", {64, 4}, {4, 1}}, {"-DPX=4", {128, 2}, {4, 1}},  {"-DPX=8", {64, 4}, {8, 1}},
+        {"-DPX=8", {32, 8}, {8, 1}}, {"-DPX=16", {32, 4}, {16, 1}}, {"-DPX=1", {32, 8}, {1, 1}},
+    };
+}
+
+// FNV-1a, for the generated file's name.
+uint64_t hash_of(std::string_view s) {
+    uint64_t h = 1469598103934665603ull;
+    for (char c : s) {
+        h ^= static_cast<uint8_t>(c);
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+const char* kKernelTemplate = R"CL(
+// ---- the generated part ----
+#if MONO
+typedef mono_t unit_t;
+#else
+typedef pix_t unit_t;
+#endif
+#if WORK16
+typedef ushort16 elem16_t;
+typedef ushort4 mono4_t;
+#else
+typedef uchar16 elem16_t;
+typedef uchar4 mono4_t;
+#endif
+
+inline unit_t vfx_apply(unit_t p, int x, int y PARAMS) {
+#if MONO
+    float v = (float)p;
+    unit_t q = p;
+MONO_STEPS
+    return q;
+#else
+    float4 v = convert_float4(p);
+    unit_t q = p;
+RGBA_STEPS
+    q.w = p.w;
+    return q;
+#endif
+}
+
+__kernel void pointwise(__global const uchar* src, int src_pitch, __global uchar* dst,
+                        int dst_pitch, int width, int height PARAMS) {
+    const int x0 = (int)get_global_id(0) * PX;
+    const int y = (int)get_global_id(1);
+    if (y >= height || x0 >= width) return;
+    __global const unit_t* s = (__global const unit_t*)(src + (size_t)y * (size_t)src_pitch);
+    __global unit_t* d = (__global unit_t*)(dst + (size_t)y * (size_t)dst_pitch);
+#if PX > 1
+    if (x0 + PX <= width) {
+        // Four units per access: x0 is a multiple of 4 and rows start 256-byte aligned, so the
+        // vector pointers are aligned to their size.
+#pragma unroll
+        for (int c = 0; c < PX / 4; ++c) {
+            const int x = x0 + 4 * c;
+#if MONO
+            const mono4_t t = *(__global const mono4_t*)(s + x);
+            *(__global mono4_t*)(d + x) =
+                (mono4_t)(vfx_apply(t.s0, x, y ARGS), vfx_apply(t.s1, x + 1, y ARGS),
+                          vfx_apply(t.s2, x + 2, y ARGS), vfx_apply(t.s3, x + 3, y ARGS));
+#else
+            const elem16_t t = *(__global const elem16_t*)(s + x);
+            *(__global elem16_t*)(d + x) =
+                (elem16_t)(vfx_apply(t.s0123, x, y ARGS), vfx_apply(t.s4567, x + 1, y ARGS),
+                           vfx_apply(t.s89ab, x + 2, y ARGS), vfx_apply(t.scdef, x + 3, y ARGS));
+#endif
+        }
+        return;
+    }
+#endif
+    // PX = 1, or the row's last work-item when the width is not a multiple of PX.
+    const int end = min(x0 + PX, width);
+    for (int x = x0; x < end; ++x) d[x] = vfx_apply(s[x], x, y ARGS);
+}
+)CL";
+
+void replace_all(std::string& s, std::string_view what, const std::string& with) {
+    for (size_t pos = s.find(what); pos != std::string::npos; pos = s.find(what, pos + with.size()))
+        s.replace(pos, what.size(), with);
+}
+
+}  // namespace
+
+std::vector<std::string> PointwiseFilter::variant_labels() {
+    std::vector<std::string> out;
+    for (const KernelVariant& v : variants())
+        out.push_back(v.label());
+    return out;
+}
+
+PointwiseFilter::PointwiseFilter(std::vector<PointwiseOp> ops) : ops_(std::move(ops)) {
+    if (ops_.empty()) fail("a point-wise stage needs at least one operation");
+}
+
+std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
+    std::string text;
+    std::set<std::string> files;
+    for (const PointwiseOp& op : ops_)
+        if (files.insert(op.file).second)
+            text += fmt::format("#line 1 \"{}\"\n{}\n", op.file, cl.kernel_source(op.file));
+    std::string params, args, rgba, monos;
+    for (size_t i = 0; i < ops_.size(); ++i) {
+        const PointwiseOp& op = ops_[i];
+        if (mono && !op.takes_mono) fail("'{}' does not take a mosaic", op.name);
+        std::string call_args;
+        for (size_t k = 0; k < op.arg_types.size(); ++k) {
+            params += fmt::format(", {} a{}_{}", op.arg_types[k], i, k);
+            args += fmt::format(", a{}_{}", i, k);
+            call_args += fmt::format(", a{}_{}", i, k);
+        }
+        // Each step reads the previous step's stored value, as a separate filter would.
+        if (i > 0) {
+            rgba += "    v = convert_float4(q);\n";
+            monos += "    v = (float)q;\n";
+        }
+        rgba += fmt::format("    v = {}_rgba(v, x, y{});\n    q = convert_pix_sat_rte(v);\n",
+                            op.name, call_args);
+        monos += fmt::format("    v = {}_mono(v, x, y{});\n    q = convert_mono_sat_rte(v);\n",
+                             op.name, call_args);
+    }
+    std::string body = kKernelTemplate;
+    replace_all(body, "RGBA_STEPS", mono ? std::string("    v = v;") : rgba);
+    replace_all(body, "MONO_STEPS", mono ? monos : std::string("    v = v;"));
+    replace_all(body, " PARAMS)", params + ")");
+    replace_all(body, " ARGS)", args + ")");
+    return text + "#line 1 \"pointwise (generated)\"\n" + body;
+}
+
+void PointwiseFilter::enqueue(FilterIo& io) {
+    const bool mono = is_mono(io.g.format);
+    std::unique_ptr<TunedKernel>& tk = kernel_[mono ? 1 : 0];
+    if (!tk) {
+        // The generated text is registered under a name derived from its content, so equal
+        // runs share one program and an edited kernel file (hot reload) gives a new one.
+        const std::string text = source(io.cl, mono);
+        const std::string name = fmt::format("pointwise-{:016x}.cl", hash_of(text));
+        io.cl.add_source(name, text);
+        tk = std::make_unique<TunedKernel>(name, "pointwise", variants());
+    }
+    const std::string options =
+        fmt::format("-DWORK16={} -DMONO={}", is_deep(io.g.format) ? 1 : 0, mono ? 1 : 0);
+    const int bits = io.bits();
+    io.events.push_back(tk->enqueue(
+        io.cl, io.queue, options, io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+            set_args(k, io.src, static_cast<cl_int>(io.g.pitch), io.dst,
+                     static_cast<cl_int>(io.dst_geometry().pitch), static_cast<cl_int>(io.g.width),
+                     static_cast<cl_int>(io.g.height));
+            cl_uint next = 6;
+            for (const PointwiseOp& op : ops_) {
+                if (op.set_args) op.set_args(k, next, io.g.format, bits);
+                next += static_cast<cl_uint>(op.arg_types.size());
+            }
+        }));
+    last_ = tk->last_choice();
+}
+
+std::vector<ChainStage> make_stages(ClContext& cl, const Chain& chain, bool fuse,
+                                    const std::function<std::string(size_t)>& stage_name) {
+    std::vector<ChainStage> out;
+    for (size_t i = 0; i < chain.filters.size(); ++i) {
+        std::unique_ptr<GpuFilter> f = chain.filters[i].info->factory(cl, chain.filters[i]);
+        auto* pw = dynamic_cast<PointwiseFilter*>(f.get());
+        auto* prev = fuse && pw && !out.empty()
+                         ? dynamic_cast<PointwiseFilter*>(out.back().filter.get())
+                         : nullptr;
+        if (prev) {
+            std::vector<PointwiseOp> ops = prev->ops();
+            ops.insert(ops.end(), pw->ops().begin(), pw->ops().end());
+            out.back().filter = std::make_unique<PointwiseFilter>(std::move(ops));
+            out.back().name += "+" + stage_name(i);
+            ++out.back().count;
+            continue;
+        }
+        out.push_back({stage_name(i), std::move(f), i, 1});
+    }
+    return out;
+}
+
+}  // namespace vfx
