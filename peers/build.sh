@@ -54,7 +54,7 @@ if grep -q "nppiNV12ToRGB_8u_P2C4R_Ctx" "$inc"/nppi_color_conversion.h 2>/dev/nu
     defs+=(-DVFX_NPP_HAS_NV12_RGBA)
 fi
 
-echo "peers/build.sh: $("$nvcc" --version | tail -1) at $nvcc; NPP from $inc ${defs[*]:-}" >&2
+echo "peers/build.sh: nvcc $("$nvcc" --version | grep -o "release [0-9.]*" || true) at $nvcc; NPP from $inc ${defs[*]:-}" >&2
 "$nvcc" -O2 -std=c++17 -Xcompiler -Wall,-Wextra -I"$inc" "${defs[@]}" \
     "$here/npp_bench.cu" -o "$out/npp_bench" \
     -L"$lib" -Xlinker -rpath -Xlinker "$lib" -lnppif -lnppicc -lnppc -lcudart
