@@ -101,8 +101,8 @@ static const char* npp_status_name(int s) {
 }
 
 static void npp_check(NppStatus s, const char* call, const char* file, int line) {
-    if (s == NPP_NO_ERROR) return;
-    const int code = static_cast<int>(s);
+    const int code = static_cast<int>(s);  // 0: success (NPP_NO_ERROR / NPP_SUCCESS)
+    if (code == 0) return;
     if (code < 0)
         die("%s failed: NppStatus %d (%s) at %s:%d", call, code, npp_status_name(code), file, line);
     static std::set<std::pair<std::string, int>> warned;
