@@ -707,3 +707,44 @@ echo "exit=$?"
 }
 
 }  // namespace
+
+namespace {
+
+// `vfx bench`: every filter, the conversions, a fused run and the default chain, with times,
+// bandwidth and the copy reference of the same run, as a table and as JSON.
+TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
+    const std::string dir = scratch_dir();
+    Outcome r = vfx_run("bench --size 64x48 --runs 3 --warmup 1 --json '" + dir + "/b.json'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("copy bandwidth 64x48"), std::string::npos) << r.output;
+    auto j = read_json(dir + "/b.json");
+    EXPECT_GT(j["copy_gbps"].get<double>(), 0);
+    std::set<std::string> filters;
+    for (const auto& x : j["results"]) {
+        filters.insert(x["filter"].get<std::string>());
+        EXPECT_EQ(x["size"], "64x48");
+        EXPECT_GT(x["ms_median"].get<double>(), 0) << x.dump();
+        EXPECT_LE(x["ms_min"].get<double>(), x["ms_median"].get<double>()) << x.dump();
+        EXPECT_GT(x["bytes"].get<double>(), 0) << x.dump();
+        EXPECT_NEAR(x["gbps"].get<double>(),
+                    x["bytes"].get<double>() / (x["ms_median"].get<double>() * 1e6), 1e-6);
+    }
+    for (const vfx::FilterInfo* f : vfx::registered_filters())
+        EXPECT_TRUE(filters.contains(f->name)) << f->name;
+    for (const char* extra : {"copy", "convert", "pointwise run", "chain"})
+        EXPECT_TRUE(filters.contains(extra)) << extra;
+    // A filter subset, and a bad name: one line, exit 1, no JSON.
+    r = vfx_run("bench --size 32x16 --runs 2 --filters median,chain");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("median=radius=2"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("sobel"), std::string::npos) << r.output;
+    r = vfx_run("bench --size 32x16 --filters nosuch --json '" + dir + "/bad.json'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.output.find("unknown filter 'nosuch'"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/bad.json"));
+    r = vfx_run("bench --size 12by3");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.output.find("--size '12by3'"), std::string::npos) << r.output;
+}
+
+}  // namespace

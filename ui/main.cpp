@@ -157,6 +157,27 @@ int main_impl(int argc, char** argv) {
     fl->add_flag("--json", filters.json,
                  "Print JSON: type, default, min, max, allowed values, help");
 
+    // --- bench ---
+    BenchCliOptions bench;
+    auto* bn = app.add_subcommand(
+        "bench", "Kernel times, bandwidth and ratio to the device's copy bandwidth");
+    common_opts(bn);
+    bn->add_option("--size", bench.sizes,
+                   "Frame size WxH, repeatable (default 1920x1080 3840x2160)")
+        ->allow_extra_args(false);
+    bn->add_option("--filters", bench.filters,
+                   "Comma-separated filter names (also convert, fused, chain); default all");
+    bn->add_option("--json", bench.json, "Write the results as JSON to FILE");
+    bn->add_flag("--retune", bench.retune,
+                 "Measure every auto-tuned kernel again and rewrite the tuning cache");
+    bn->add_option("--runs", bench.runs, "Timed runs per case (default 100)")
+        ->check(CLI::PositiveNumber);
+    bn->add_option("--warmup", bench.warmup, "Untimed runs first (default 10)")
+        ->check(CLI::NonNegativeNumber);
+    bn->add_option_function<std::string>(
+        "--cl-device", [&bench](const std::string& v) { bench.cl_device = v; },
+        "OpenCL device: index from 'vfx probe' or part of its name");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -200,6 +221,7 @@ int main_impl(int argc, char** argv) {
         return run_process(proc);
     }
     if (fl->parsed()) return run_filters(filters);
+    if (bn->parsed()) return run_bench(bench);
     probe.devices.interop = parse_interop(probe_interop);
     probe.devices.validation = probe_validation;
     return run_probe(probe);

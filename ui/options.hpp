@@ -39,6 +39,15 @@ struct ProcessOptions {
     std::vector<std::pair<std::string, std::string>> encoder_options;
 };
 
+struct BenchCliOptions {
+    std::vector<std::string> sizes;  // "WxH", repeatable; empty: 1920x1080 and 3840x2160
+    std::string filters;             // comma-separated names; empty: every filter
+    std::string json;                // --json FILE ("" = none)
+    bool retune = false;             // measure every tuned kernel again, rewrite the cache
+    int runs = 100, warmup = 10;
+    std::optional<std::string> cl_device;
+};
+
 struct FiltersOptions {
     bool json = false;
 };
@@ -64,5 +73,6 @@ int run_play(const PlayOptions& o);
 int run_process(const ProcessOptions& o);
 int run_probe(const ProbeOptions& o);
 int run_filters(const FiltersOptions& o);
+int run_bench(const BenchCliOptions& o);
 
 }  // namespace vfx::ui

@@ -1,0 +1,67 @@
+// `vfx bench`: the benchmark of every filter, the conversions and the default chain (see
+// engine/session/bench.hpp for the method), a table on stdout and JSON on request.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "options.hpp"
+#include "session/bench.hpp"
+#include "session/devices.hpp"
+#include "session/report.hpp"
+
+namespace vfx::ui {
+
+namespace {
+
+std::pair<uint32_t, uint32_t> parse_size(const std::string& s) {
+    unsigned w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(s.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || x != 'x' || w == 0 ||
+        h == 0 || w > 16384 || h > 16384)
+        fail("--size '{}': expected WxH, e.g. 3840x2160 (1 to 16384 each)", s);
+    return {w, h};
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t end = s.find(',', start);
+        if (end == std::string::npos) end = s.size();
+        if (end > start) out.push_back(s.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+int run_bench(const BenchCliOptions& o) {
+    BenchOptions bo;
+    for (const std::string& s : o.sizes)
+        bo.sizes.push_back(parse_size(s));
+    bo.filters = split_list(o.filters);
+    bo.runs = o.runs;
+    bo.warmup = o.warmup;
+    if (!o.json.empty()) check_writable(o.json, "JSON");
+
+    DeviceOptions d;
+    d.cl_device = o.cl_device;
+    const DeviceChoice devices = choose(d, /*want_vulkan=*/false);
+    spdlog::info("{}", short_name(devices.cl_device()));
+    ClContext cl(devices.cl_device());
+    if (o.retune) cl.tuner().set_mode(TuneMode::retune);
+    if (!cl.tuner().cache_file().empty())
+        spdlog::info("tuning cache: {}", cl.tuner().cache_file().string());
+
+    const BenchReport r = run_bench(cl, bo, kDefaultChain);
+    std::printf("%s", bench_table(r).c_str());
+    if (!o.json.empty()) {
+        write_json_file(o.json, to_json(r));
+        spdlog::info("JSON: {}", o.json);
+    }
+    return 0;
+}
+
+}  // namespace vfx::ui
