@@ -115,6 +115,7 @@ bool Player::step(const OverlayFn& overlay) {
     vf.format = g.format;
     vf.sar_num = static_cast<uint32_t>(std::max(frame->sar_num, 1));
     vf.sar_den = static_cast<uint32_t>(std::max(frame->sar_den, 1));
+    vf.rotation = static_cast<uint32_t>(frame->rotation);
     vf.ownership = view.external_memory ? BufferOwnership::external : BufferOwnership::local;
     FrameSubmit submit;
     submit.frame = &vf;
