@@ -81,8 +81,8 @@ void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counte
         auto sink = Sink::open(so, up.geometry);
         sink->write(up.pixels.data(), up.geometry, 0, 0.0);
         sink->finish();
-        spdlog::info("screenshot: {} ({}x{}, frame {} at {:.2f} s)", path, up.geometry.width,
-                     up.geometry.height, c.index, c.position_s);
+        spdlog::info("screenshot: {} ({}x{}, at {:.2f} s)", path, up.geometry.width,
+                     up.geometry.height, c.position_s);
     } catch (const Error& e) {
         spdlog::error("screenshot not written: {}", e.what());
     }
