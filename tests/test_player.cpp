@@ -380,6 +380,33 @@ TEST(PlayCli, ConcatenatedClipsOfTwoSizesPlayToTheEnd) {
     EXPECT_GT(top_left[0], 150);  // sepia of the bars' light grey
 }
 
+// A pixel-format change mid-stream (8-bit 4:2:0, then 10-bit 4:4:4: the working format goes
+// from RGBA8 to RGBA16) is followed by play and by process.
+TEST(PlayCli, PixelFormatChangeMidStreamIsFollowed) {
+    const std::string a = make_media(
+        "seg_320x240.ts",
+        "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 10 -c:v libx264 -preset ultrafast "
+        "-pix_fmt yuv420p");
+    const std::string b = make_media(
+        "seg_320x240_444p10.ts",
+        "-f lavfi -i smptebars=size=320x240:rate=25 -frames:v 10 -c:v libx264 -preset ultrafast "
+        "-pix_fmt yuv444p10le");
+    const std::string dir = scratch_dir();
+    const std::string joined = dir + "/joined.ts";
+    ASSERT_EQ(run_command("cat '" + a + "' '" + b + "' > '" + joined + "'"), 0);
+    Outcome r =
+        vfx_run("play --headless --validation --report '" + dir + "/r.json' '" + joined + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto j = read_json(dir + "/r.json");
+    EXPECT_EQ(j["frames"], 20);
+    EXPECT_EQ(j["validation_errors"], 0);
+    Outcome p = vfx_run("process --input '" + joined + "' --output '" + dir + "/f_%04d.png'");
+    ASSERT_EQ(p.status, 0) << p.output;
+    EXPECT_EQ(first_frame(dir + "/f_0010.png").pixel_format, "rgba");
+    EXPECT_EQ(first_frame(dir + "/f_0011.png").pixel_format, "rgba64be");
+    EXPECT_EQ(first_frame(dir + "/f_0020.png").width, 320);
+}
+
 TEST(PlayCli, ClockAndScreenshotOptions) {
     const std::string dir = scratch_dir();
     Outcome bad = vfx_run("play --headless --realtime --clock fast --frames 2");

@@ -206,6 +206,12 @@ int run_play(const PlayOptions& o) {
                     break;
             }
         };
+        window->on_key_repeat = [&](int key, int mods) {
+            // Held, the frame-step and seek keys go on stepping and seeking.
+            for (int k : {GLFW_KEY_PERIOD, GLFW_KEY_COMMA, GLFW_KEY_LEFT, GLFW_KEY_RIGHT,
+                          GLFW_KEY_UP, GLFW_KEY_DOWN})
+                if (key == k) window->on_key(key, mods);
+        };
     }
 
     OverlayState state;
