@@ -158,7 +158,7 @@ Player::Pick Player::forward(bool stepping) {
         if (resumed_at_ && f->captured_at < *resumed_at_) continue;
         resumed_at_.reset();
         remember(std::move(*f));
-        measure_latency_ = true;
+        from_source_ = true;
         return Pick::fresh;
     }
 }
@@ -171,6 +171,7 @@ Player::Pick Player::pick_frame() {
             history_.clear();
             history_bytes_ = 0;
             remember(std::move(*f));
+            from_source_ = true;
             clock_start_.reset();
             return Pick::fresh;
         }
@@ -234,6 +235,7 @@ bool Player::step(const OverlayFn& overlay) {
     if (opts_.max_frames >= 0 && shown_ >= opts_.max_frames) return false;
 
     const bool stepping = steps_ != 0 || seek_pending_;
+    from_source_ = false;
     const auto t_ask = Clock::now();
     const Pick pick = pick_frame();
     if (pick == Pick::end) return false;
@@ -251,7 +253,7 @@ bool Player::step(const OverlayFn& overlay) {
                                               std::chrono::duration<double>(kPausedRefresh)));
         }
     }
-    render_frame(frame, fresh, fresh ? ms_between(t_ask, t_got) : 0.0, overlay);
+    render_frame(frame, fresh, ms_between(t_ask, t_got), overlay);
     return true;
 }
 
@@ -272,7 +274,7 @@ void Player::render_frame(const HostFrame& frame, bool fresh, double queue_ms,
     InFlight f;
     f.record.index = frame.index;
     f.record.time_s = frame.time_s;
-    if (fresh) {
+    if (from_source_) {  // not for a re-render or a frame replayed from the cache
         f.record.stages.emplace_back("decode", frame.decode_ms);
         f.record.stages.emplace_back("queue", queue_ms);
     }
@@ -329,7 +331,7 @@ void Player::render_frame(const HostFrame& frame, bool fresh, double queue_ms,
     max_in_flight_ = std::max(max_in_flight_, in_flight_.size());
     if (fresh) {
         ++shown_;
-        if (stream().live && std::exchange(measure_latency_, false)) {
+        if (stream().live && from_source_) {
             latencies_.push_back(ms_between(frame.captured_at, t_done));
             if (latencies_.size() > kLatencyWindow) latencies_.pop_front();
         }

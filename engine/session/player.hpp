@@ -138,8 +138,8 @@ private:
     Pick forward(bool stepping);
     bool pace(const HostFrame& frame);  // false: dropped (missed its slot)
     void render_frame(const HostFrame& frame, bool fresh, double queue_ms,
-                      const OverlayFn& overlay);
-    void remember(HostFrame frame);  // into the step-back cache
+                      const OverlayFn& overlay);  // fresh: not shown the step() before
+    void remember(HostFrame frame);               // into the step-back cache
 
     PlayerOptions opts_;
     ClContext& cl_;
@@ -163,7 +163,7 @@ private:
     double seek_target_s_ = 0;
     double speed_ = 1;
     std::deque<double> latencies_;  // ms, the last few live frames
-    bool measure_latency_ = false;  // the frame being shown came from the source just now
+    bool from_source_ = false;      // the frame step() shows came from the source just now
     bool capture_requested_ = false;
     std::optional<CapturedFrame> capture_;
     std::string frame_desc_;
