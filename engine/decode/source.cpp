@@ -594,6 +594,8 @@ private:
     bool wait_at_end() {
         std::unique_lock lk(mu_);
         if (stats_.frames_decoded == 0) return false;  // run() reports that nothing decoded
+        // A seek or loop asked for since the end was seen: the consumer must not see an end.
+        if (seek_pending_ || (loop_.load() && frames_this_pass_ > 0)) return true;
         finished_ = true;
         waiting_at_end_ = true;
         end_loopable_ = frames_this_pass_ > 0;
