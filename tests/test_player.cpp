@@ -495,7 +495,13 @@ TEST(PlayCli, RotationMetadataIsAppliedAsFFmpegShowsIt) {
 
 // --- a real window, driven by key presses and clicks ------------------------------------------
 
-const std::string kOwnDisplay = "timeout -k 5 200 xvfb-run -a -s '-screen 0 1280x720x24' ";
+// An X server of the test's own. xvfb-run -a looks for a free display number from the one it
+// is given; starting from one of our own keeps clear of other xvfb-runs starting at the same
+// time (they all start at 99).
+std::string own_display() {
+    return "timeout -k 5 200 xvfb-run -a -n " + std::to_string(100 + ::getpid() % 800) +
+           " -s '-screen 0 1280x720x24' ";
+}
 
 // The numbered grey frame at screen point (x, y) of a screenshot (taken as 24-bit RGB).
 int number_at(const std::string& png, int x, int y) {
@@ -562,10 +568,15 @@ wait $pid
 echo "exit=$?"
 )SH";
     fs::create_directories(dir + "/shots");
-    std::string out;
-    run_command(kOwnDisplay + "bash '" + script + "'", &out);
-    std::ifstream log(dir + "/play.log");
-    const std::string log_text((std::istreambuf_iterator<char>(log)), {});
+    std::string out, log_text;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        run_command(own_display() + "bash '" + script + "'", &out);
+        std::ifstream log(dir + "/play.log");
+        log_text.assign(std::istreambuf_iterator<char>(log), {});
+        // The X server did not come up (a display-number race with another xvfb-run): again.
+        if (log_text.find("no display") == std::string::npos) break;
+        std::printf("no X server on attempt %d, again\n", attempt + 1);
+    }
     ASSERT_NE(out.find("exit=0"), std::string::npos) << out << "\n" << log_text;
     EXPECT_EQ(log_text.find("Vulkan validation:"), std::string::npos) << log_text;
 
