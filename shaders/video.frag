@@ -8,6 +8,12 @@
 //
 // Only fragments inside the destination rectangle run (the renderer sets the scissor to it);
 // the rest of the target keeps the clear colour (black bars).
+//
+// Rotation (a stream's display matrix): the picture is shown turned `rotation` quarter turns
+// clockwise. A destination pixel d inside the rectangle maps to the source position
+//   0: (d.x, d.y) * scale        1 (90 cw):  (d.y * scale.x, H - d.x * scale.y)
+//   2: (W, H) - d * scale        3 (270 cw): (W - d.y * scale.x, d.x * scale.y)
+// where scale is in source pixels per destination pixel along the source's x and y.
 layout(std430, set = 0, binding = 0) readonly buffer Frame {
     uint words[];
 } frame;
@@ -18,7 +24,7 @@ layout(push_constant) uniform Push {
     uint pitch_words;  // row pitch in uints
     uint format;       // 0 rgba8, 1 rgba16
     uint base_word;    // first word of the frame inside the bound range
-    uint pad0;
+    uint rotation;     // quarter turns clockwise, 0..3
     vec2 dst_origin;   // destination rectangle origin, framebuffer pixels
     vec2 scale;        // source pixels per destination pixel (x, y)
 } pc;
@@ -35,7 +41,19 @@ vec4 fetch(uint x, uint y) {
 void main() {
     // Source position in texel units with texel centres at integers: a 1:1 mapping lands
     // exactly on texel centres (weight 0), so an unscaled frame is reproduced exactly.
-    vec2 s = (gl_FragCoord.xy - pc.dst_origin) * pc.scale - 0.5;
+    vec2 d = gl_FragCoord.xy - pc.dst_origin;
+    vec2 size = vec2(float(pc.width), float(pc.height));
+    vec2 src;
+    if (pc.rotation == 0u) {
+        src = d * pc.scale;
+    } else if (pc.rotation == 1u) {
+        src = vec2(d.y * pc.scale.x, size.y - d.x * pc.scale.y);
+    } else if (pc.rotation == 2u) {
+        src = size - d * pc.scale;
+    } else {
+        src = vec2(size.x - d.y * pc.scale.x, d.x * pc.scale.y);
+    }
+    vec2 s = src - 0.5;
     vec2 f = floor(s);
     vec2 t = s - f;
     ivec2 hi = ivec2(int(pc.width) - 1, int(pc.height) - 1);

@@ -24,6 +24,7 @@ extern "C" {
 #include "decode/source.hpp"
 #include "support/convert_ref.hpp"
 #include "support/media.hpp"
+#include "support/numbered.hpp"
 
 namespace fs = std::filesystem;
 using namespace vfx;
@@ -651,6 +652,151 @@ TEST(DecodeSource, LavfiIsLiveWithQueueOfOne) {
         EXPECT_EQ(st.queue_capacity, 1u);
         EXPECT_LE(st.queue_depth, 1u);
     }
+}
+
+// --- seeking and looping ---------------------------------------------------------------------
+
+using vfx::test::frame_number;
+using vfx::test::numbered_clip;
+
+// The next frame, which must exist.
+HostFrame take(Source& src) {
+    std::optional<HostFrame> f = src.next();
+    if (!f) throw std::runtime_error("no frame");
+    return std::move(*f);
+}
+
+TEST(DecodeSeek, FirstFrameAfterASeekIsTheOneAtOrAfterTheTarget) {
+    const std::string path = numbered_clip();
+    ASSERT_FALSE(path.empty());
+    SourceOptions o = input(path);
+    auto src = Source::open(o);
+    HostFrame f = take(*src);
+    EXPECT_EQ(frame_number(f), 0);
+    EXPECT_EQ(f.generation, 0u);
+    // Let the decoder fill its queue with frames that the seek must throw away.
+    const auto t0 = Clock::now();
+    while (src->stats().queue_depth < 4 && Clock::now() - t0 < std::chrono::seconds(5))
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+
+    struct Case {
+        double target;
+        int frame;
+    };
+    // 2.0 s is a keyframe's neighbour; 1.01 s falls between frames 25 and 26; 3.32 s is a
+    // B-frame's time, 0.44 s just after a keyframe; 0 goes back to the start.
+    uint64_t gen = 0;
+    for (const Case c : {Case{2.0, 50}, Case{1.01, 26}, Case{3.32, 83}, Case{0.44, 11},
+                         Case{0.0, 0}, Case{3.96, 99}}) {
+        SCOPED_TRACE(c.target);
+        ASSERT_TRUE(src->seek(c.target));
+        ++gen;
+        f = take(*src);
+        EXPECT_EQ(f.generation, gen);
+        EXPECT_EQ(frame_number(f), c.frame);
+        EXPECT_NEAR(f.position_s, 0.04 * c.frame, 1e-9);
+        EXPECT_NEAR(f.time_s, 0.04 * c.frame, 1e-9);
+        // And playback goes on from there, frame by frame.
+        for (int k = 1; k <= 3 && c.frame + k < 100; ++k) {
+            HostFrame g = take(*src);
+            EXPECT_EQ(frame_number(g), c.frame + k);
+            EXPECT_EQ(g.generation, gen);
+        }
+    }
+    const SourceStats st = src->stats();
+    EXPECT_EQ(st.seeks, 6);
+    EXPECT_GT(st.frames_discarded, 0);  // decoded from the keyframe up to each target
+}
+
+TEST(DecodeSeek, RepeatedSeeksWithoutReadingOnlyTheLastCounts) {
+    auto src = Source::open(input(numbered_clip()));
+    take(*src);
+    for (double t : {3.0, 0.5, 2.2, 1.6})
+        ASSERT_TRUE(src->seek(t));
+    HostFrame f = take(*src);
+    EXPECT_EQ(f.generation, 4u);
+    EXPECT_EQ(frame_number(f), 40);
+}
+
+TEST(DecodeSeek, AfterTheEndAndBeyondIt) {
+    auto src = Source::open(input(numbered_clip()));
+    int n = 0;
+    while (src->next())
+        ++n;
+    ASSERT_EQ(n, 100);
+    EXPECT_FALSE(src->next());
+    // The end is not final: a seek goes back into the clip.
+    ASSERT_TRUE(src->seek(1.0));
+    HostFrame f = take(*src);
+    EXPECT_EQ(frame_number(f), 25);
+    // A target past the last frame shows the last frame, then the end.
+    ASSERT_TRUE(src->seek(60.0));
+    f = take(*src);
+    EXPECT_EQ(frame_number(f), 99);
+    EXPECT_FALSE(src->next());
+}
+
+TEST(DecodeSeek, LiveSourceRefusesToSeek) {
+    SourceOptions o;
+    o.input = "lavfi:testsrc2=size=64x48:rate=25";
+    auto src = Source::open(o);
+    take(*src);
+    EXPECT_FALSE(src->seek(1.0));
+    EXPECT_EQ(take(*src).generation, 0u);
+    src->set_loop(true);
+    EXPECT_FALSE(src->loop());
+}
+
+TEST(DecodeSeek, LoopSwitchedOnAtTheEndRestartsAndSeekInALoopIsInTheFile) {
+    auto src = Source::open(input(numbered_clip(20)));
+    int n = 0;
+    HostFrame last;
+    while (auto f = src->next()) {
+        last = std::move(*f);
+        ++n;
+    }
+    ASSERT_EQ(n, 20);
+    EXPECT_FALSE(src->loop());
+    src->set_loop(true);
+    EXPECT_TRUE(src->loop());
+    HostFrame f = take(*src);  // the second pass
+    EXPECT_EQ(frame_number(f), 0);
+    EXPECT_NEAR(f.position_s, 0.0, 1e-9);
+    EXPECT_GT(f.time_s, last.time_s);  // time goes on across the loop
+    for (int k = 1; k < 20; ++k)
+        take(*src);
+    f = take(*src);  // the third pass, from the loop itself
+    EXPECT_EQ(frame_number(f), 0);
+    EXPECT_NEAR(f.position_s, 0.0, 1e-9);
+    EXPECT_NEAR(f.time_s, 1.6, 1e-9);
+    ASSERT_TRUE(src->seek(0.4));  // positions are within the file, not the looped time
+    f = take(*src);
+    EXPECT_EQ(frame_number(f), 10);
+    EXPECT_NEAR(f.position_s, 0.4, 1e-9);
+    // Loop switched off: the end of this pass is the end.
+    src->set_loop(false);
+    n = 0;
+    while (src->next())
+        ++n;
+    EXPECT_EQ(n, 9);
+}
+
+TEST(DecodeQueue, LiveSourceNeverHoldsMoreThanOneFrame) {
+    // A source far faster than its consumer: the queue is always full, and never above one.
+    SourceOptions o;
+    o.input = "lavfi:testsrc2=size=160x120:rate=1000";
+    o.queue_depth = 8;
+    auto src = Source::open(o);
+    for (int i = 0; i < 30; ++i) {
+        HostFrame f = take(*src);
+        EXPECT_LE(src->stats().queue_depth, 1u);
+        if (i % 5 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        EXPECT_GT(f.captured_at.time_since_epoch().count(), 0);
+        EXPECT_LE(f.captured_at, f.ready_at);
+    }
+    const SourceStats st = src->stats();
+    EXPECT_EQ(st.queue_capacity, 1u);
+    EXPECT_EQ(st.max_queue_depth, 1u);  // it filled, and never went past one
 }
 
 TEST(DecodeSource, BayerThroughRawvideoOptions) {

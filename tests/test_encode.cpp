@@ -580,20 +580,39 @@ TEST(SinkErrors, ExistingOutputReplacedOnlyByFinish) {
     EXPECT_EQ(decode_all(path).size(), 1u);
 }
 
-TEST(SinkErrors, FinishWithoutFramesAndGeometryChange) {
+TEST(SinkErrors, FinishWithoutFrames) {
     const std::string dir = test_dir();
     const Image img = quads(64, 48, WorkFormat::rgba8, 0);
-    const Image other = quads(96, 64, WorkFormat::rgba8, 0);
     for (const char* name : {"/a.mp4", "/b.png", "/c_%04d.png"}) {
         auto sink = Sink::open(out(dir + name), img.g);
         expect_error([&] { sink->finish(); }, {dir + name, "no frame"});
     }
-    for (const char* name : {"/a.mkv", "/b.png", "/c_%04d.png"}) {
-        auto sink = Sink::open(out(dir + name), img.g);
-        expect_error([&] { sink->write(other.bytes.data(), other.g, 0, 0.0); },
-                     {dir + name, "64x48", "96x64"});
-    }
     EXPECT_EQ(listing(dir), Names{});
+}
+
+// The input changed size (or depth) mid-stream: a video keeps its first size (the frame is
+// scaled, as the ffmpeg command line does); a PNG sequence takes each frame at its own.
+TEST(Sink, GeometryChangeMidStreamIsFollowed) {
+    const std::string dir = test_dir();
+    const Image img = quads(64, 48, WorkFormat::rgba8, 0);
+    const Image other = quads(96, 64, WorkFormat::rgba16, 0);
+    for (const char* name : {"/a.mkv", "/c_%04d.png"}) {
+        auto sink = Sink::open(out(dir + name), img.g);
+        sink->write(img.bytes.data(), img.g, 0, 0.0);
+        sink->write(other.bytes.data(), other.g, 1, 0.04);
+        sink->finish();
+        EXPECT_EQ(sink->frames_written(), 2);
+    }
+    const auto video = decode_all(dir + "/a.mkv");
+    ASSERT_EQ(video.size(), 2u);
+    EXPECT_EQ(video[1].width, 64);
+    EXPECT_EQ(video[1].height, 48);
+    const auto second = decode_all(dir + "/c_0002.png");
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_EQ(second[0].width, 96);
+    EXPECT_EQ(second[0].height, 64);
+    EXPECT_EQ(second[0].pixel_format, "rgba64be");
+    EXPECT_EQ(listing(dir), (Names{"a.mkv", "c_0001.png", "c_0002.png"}));
 }
 
 }  // namespace

@@ -130,6 +130,17 @@ TEST(Letterbox, SampleAspectRatio) {
     EXPECT_EQ(letterbox_rect(64, 64, 64, 32, 0, 0), (Rect{0, 16, 64, 32}));
 }
 
+TEST(Letterbox, RotationOnItsSideInvertsTheAspectRatio) {
+    // 64x32 turned a quarter: 32 wide, 64 tall on screen.
+    for (uint32_t rot : {90u, 270u})
+        EXPECT_EQ(letterbox_rect(64, 64, 64, 32, 1, 1, rot), (Rect{16, 0, 32, 64})) << rot;
+    EXPECT_EQ(letterbox_rect(64, 64, 64, 32, 1, 1, 180), (Rect{0, 16, 64, 32}));
+    // 1920x1080 phone video shown upright in a 1920x1080 window: pillarboxed 608x1080.
+    EXPECT_EQ(letterbox_rect(1920, 1080, 1920, 1080, 1, 1, 90), (Rect{656, 0, 608, 1080}));
+    // The sample aspect ratio turns with the picture: 32x32 of 2:1 pixels stands 1:2.
+    EXPECT_EQ(letterbox_rect(64, 64, 32, 32, 2, 1, 270), (Rect{16, 0, 32, 64}));
+}
+
 TEST(Letterbox, RoundsAndNeverEmptiesOrOverflows) {
     const Rect r = letterbox_rect(33, 33, 100, 50);  // 16.5 rows -> 17
     EXPECT_EQ(r, (Rect{0, 8, 33, 17}));
@@ -380,6 +391,50 @@ std::array<double, 4> bilinear(const TestFrame& f, Rect r, uint32_t px, uint32_t
         out[i] = top + (bottom - top) * ty;
     }
     return out;
+}
+
+// A rotated frame drawn 1:1 (the target has the turned size): every pixel lands exactly where
+// turning the picture clockwise puts it.
+TEST_F(Render, RotationTurnsThePictureClockwise) {
+    const uint32_t w = 13, h = 7;
+    for (WorkFormat f : {WorkFormat::rgba8, WorkFormat::rgba16}) {
+        const TestFrame frame = make_test_frame(w, h, f, 3);
+        for (uint32_t rot : {0u, 90u, 180u, 270u}) {
+            SCOPED_TRACE(fmt::format("{} rotation {}", to_string(f), rot));
+            const bool side = rot % 180 == 90;
+            const uint32_t tw = side ? h : w, th = side ? w : h;
+            HostBuffer buf = make_host_buffer(ctx(), frame.bytes.size() + 64);
+            VideoFrame vf = upload(frame, buf, 0);
+            vf.rotation = rot;
+            Renderer r(ctx(), OffscreenTarget{{tw, th}});
+            FrameSubmit s;
+            s.frame = &vf;
+            r.render(s);
+            const RgbaImage img = r.read_back();
+            dump(img);
+            double worst = 0;
+            for (uint32_t y = 0; y < th; ++y)
+                for (uint32_t x = 0; x < tw; ++x) {
+                    // Where display pixel (x, y) comes from in the stored frame.
+                    uint32_t sx = x, sy = y;
+                    if (rot == 90) sx = y, sy = h - 1 - x;
+                    if (rot == 180) sx = w - 1 - x, sy = h - 1 - y;
+                    if (rot == 270) sx = w - 1 - y, sy = x;
+                    const auto want = frame.pixel8(sx, sy);
+                    for (int c = 0; c < 4; ++c)
+                        worst = std::max(worst, std::abs(img.at(x, y)[c] - want[c]));
+                }
+            EXPECT_LE(worst, f == WorkFormat::rgba8 ? 0.0 : 1.0);
+        }
+    }
+    HostBuffer buf = make_host_buffer(ctx(), 4096);
+    TestFrame frame = make_test_frame(4, 4, WorkFormat::rgba8);
+    VideoFrame vf = upload(frame, buf, 0);
+    vf.rotation = 45;
+    Renderer r(ctx(), OffscreenTarget{{4, 4}});
+    FrameSubmit s;
+    s.frame = &vf;
+    EXPECT_THROW(r.render(s), std::invalid_argument);
 }
 
 TEST_F(Render, ScalingIsBilinear) {

@@ -100,7 +100,17 @@ int main_impl(int argc, char** argv) {
                   "Preset file (JSON, e.g. assets/presets/denoise.json); --chain wins over it");
     p->add_flag("--headless", play.headless,
                 "Render offscreen, no window (default when there is no display)");
-    p->add_flag("--realtime", play.realtime, "Headless: pace frames by their timestamps");
+    p->add_flag("--realtime", play.realtime,
+                "Headless: pace frames by their timestamps (the same as --clock realtime)");
+    p->add_option("--clock", play.clock,
+                  "realtime: pace by timestamps (default in a window); fast: as fast as possible "
+                  "(default headless; for profiling)")
+        ->check(CLI::IsMember({"realtime", "fast"}));
+    p->add_option("--speed", play.speed, "Playback speed on the real-time clock (1/16 to 16)")
+        ->check(CLI::Range(1.0 / 16, 16.0));
+    p->add_flag("--loop", play.loop, "Restart at the end of the input (files)");
+    p->add_option("--screenshot-dir", play.screenshot_dir,
+                  "Window: folder the S key writes vfx-shot-NNNN.png into (default: .)");
     p->add_option("--frames", play.frames, "Stop after N frames")->check(CLI::PositiveNumber);
     p->add_option("--report", play.report,
                   "Write a JSON report (per-frame stage timings, summary, devices, tier)");

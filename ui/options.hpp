@@ -18,6 +18,10 @@ struct PlayOptions {
     DeviceOptions devices;
     bool headless = false;
     bool realtime = false;  // headless: pace by timestamps instead of running flat out
+    std::string clock;      // --clock realtime|fast ("": realtime in a window, fast headless)
+    double speed = 1;       // --speed: paced playback speed
+    bool loop = false;      // --loop: restart at the end (files)
+    std::string screenshot_dir = ".";  // where the S key writes vfx-shot-NNNN.png
     bool vsync = true;
     int64_t frames = -1;  // stop after N frames (-1: whole input)
     std::string report;   // JSON report path ("" = none)

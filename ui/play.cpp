@@ -2,10 +2,13 @@
 // headless (offscreen) with a report.
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "core/error.hpp"
@@ -17,6 +20,7 @@
 #include "render/vk_context.hpp"
 #include "session/player.hpp"
 #include "session/report.hpp"
+#include "transport.hpp"
 #include "window.hpp"
 
 namespace vfx::ui {
@@ -37,6 +41,53 @@ void save_png(const RgbaImage& img, const std::string& path) {
     sink->finish();
 }
 
+// A processed frame as the viewer sees it: turned upright by its rotation (pixels of 4 or 8
+// bytes are moved whole; nothing is resampled).
+CapturedFrame upright(const CapturedFrame& c) {
+    if (c.rotation % 360 == 0) return c;
+    const FrameGeometry& g = c.geometry;
+    const size_t bpp = bytes_per_pixel(g.format);
+    const bool side = c.rotation % 180 == 90;
+    CapturedFrame out = c;
+    out.rotation = 0;
+    out.geometry = make_geometry(side ? g.height : g.width, side ? g.width : g.height, g.format);
+    out.pixels.assign(out.geometry.size_bytes(), 0);
+    const uint32_t w = g.width, h = g.height;
+    for (uint32_t y = 0; y < out.geometry.height; ++y)
+        for (uint32_t x = 0; x < out.geometry.width; ++x) {
+            uint32_t sx = x, sy = y;  // where display pixel (x, y) is stored
+            if (c.rotation == 90) sx = y, sy = h - 1 - x;
+            if (c.rotation == 180) sx = w - 1 - x, sy = h - 1 - y;
+            if (c.rotation == 270) sx = w - 1 - y, sy = x;
+            std::memcpy(&out.pixels[y * out.geometry.pitch + x * bpp],
+                        &c.pixels[sy * g.pitch + sx * bpp], bpp);
+        }
+    return out;
+}
+
+// The S key: the processed frame (no overlay), upright, as the first free
+// DIR/vfx-shot-NNNN.png. A failure to write is logged; playback goes on.
+void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counter) {
+    namespace fs = std::filesystem;
+    std::string path;
+    std::error_code ec;
+    do {
+        path = (fs::path(dir) / fmt::format("vfx-shot-{:04}.png", ++counter)).string();
+    } while (fs::exists(path, ec) && counter < 9999);
+    try {
+        const CapturedFrame up = upright(c);
+        SinkOptions so;
+        so.path = path;
+        auto sink = Sink::open(so, up.geometry);
+        sink->write(up.pixels.data(), up.geometry, 0, 0.0);
+        sink->finish();
+        spdlog::info("screenshot: {} ({}x{}, at {:.2f} s)", path, up.geometry.width,
+                     up.geometry.height, c.position_s);
+    } catch (const Error& e) {
+        spdlog::error("screenshot not written: {}", e.what());
+    }
+}
+
 bool debug_build() {
 #ifdef NDEBUG
     return false;
@@ -50,6 +101,13 @@ bool debug_build() {
 int run_play(const PlayOptions& o) {
     if (!o.report.empty()) check_writable(o.report, "report");
     if (!o.screenshot.empty()) check_writable(o.screenshot, "screenshot");
+    if (o.realtime && o.clock == "fast")
+        fail("--realtime and --clock fast contradict each other (--realtime is --clock realtime)");
+    {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(o.screenshot_dir, ec))
+            fail("--screenshot-dir '{}' is not a folder", o.screenshot_dir);
+    }
     const bool headless = o.headless || !Window::display_available();
     if (!o.headless && headless) spdlog::info("no display: playing headless");
 
@@ -91,7 +149,9 @@ int run_play(const PlayOptions& o) {
     po.chain = o.chain;
     po.frames_in_flight = o.frames_in_flight;
     po.max_frames = o.frames;
-    po.paced = !headless || o.realtime;
+    po.paced = o.clock.empty() ? !headless || o.realtime : o.clock == "realtime";
+    po.speed = o.speed;
+    po.source.loop = o.loop;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
 
@@ -103,9 +163,54 @@ int run_play(const PlayOptions& o) {
             vk, window->handle(), renderer->render_pass(), renderer->min_image_count(),
             std::max(renderer->image_count(), renderer->frames_in_flight()));
         window->on_key = [&](int key, int) {
+            // Keys typed into an overlay field (ctrl+click on a slider) are the field's.
+            if (ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) return;
             if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) window->request_close();
             if (key == GLFW_KEY_H) overlay->set_visible(!overlay->visible());
             if (key == GLFW_KEY_F) window->toggle_fullscreen();
+            switch (key) {
+                case GLFW_KEY_SPACE:
+                    player->set_paused(!player->paused());
+                    break;
+                case GLFW_KEY_PERIOD:
+                    player->step_frames(1);
+                    break;
+                case GLFW_KEY_COMMA:
+                    player->step_frames(-1);
+                    break;
+                case GLFW_KEY_RIGHT:
+                    player->seek_by(5);
+                    break;
+                case GLFW_KEY_LEFT:
+                    player->seek_by(-5);
+                    break;
+                case GLFW_KEY_UP:
+                    player->seek_by(60);
+                    break;
+                case GLFW_KEY_DOWN:
+                    player->seek_by(-60);
+                    break;
+                case GLFW_KEY_L:
+                    player->set_loop(!player->loop());
+                    break;
+                case GLFW_KEY_LEFT_BRACKET:
+                    player->set_speed(player->speed() * 0.5);
+                    break;
+                case GLFW_KEY_RIGHT_BRACKET:
+                    player->set_speed(player->speed() * 2);
+                    break;
+                case GLFW_KEY_S:
+                    player->request_capture();
+                    break;
+                default:
+                    break;
+            }
+        };
+        window->on_key_repeat = [&](int key, int mods) {
+            // Held, the frame-step and seek keys go on stepping and seeking.
+            for (int k : {GLFW_KEY_PERIOD, GLFW_KEY_COMMA, GLFW_KEY_LEFT, GLFW_KEY_RIGHT,
+                          GLFW_KEY_UP, GLFW_KEY_DOWN})
+                if (key == k) window->on_key(key, mods);
         };
     }
 
@@ -115,6 +220,11 @@ int run_play(const PlayOptions& o) {
     state.interop = std::string(to_string(tier.tier));
     state.interop_reason = tier.reason;
     state.timing = &player->timing();
+    TransportBar transport;
+    state.extra_ui = [&] {
+        if (auto target = transport.draw(state)) player->seek(*target);
+    };
+    int shots = 0;
 
     int fb_w = 0, fb_h = 0;
     while (true) {
@@ -140,11 +250,18 @@ int run_play(const PlayOptions& o) {
             state.source = player->frame_description() + "  " + player->stream().codec;
             state.histogram = player->histogram() ? &*player->histogram() : nullptr;
             state.chain = &player->chain();
+            state.position_s = player->position_s();
+            state.duration_s = player->duration_s();
+            state.paused = player->paused();
+            state.loop = player->loop();
+            state.speed = player->speed();
+            state.latency_ms = player->latency_ms();
             if (auto edited = overlay->build(state, window->content_scale()))
                 player->set_chain(std::move(*edited));
             draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
         }
         if (!player->step(draw)) break;
+        if (auto shot = player->take_capture()) save_screenshot(*shot, o.screenshot_dir, shots);
     }
     player->finish();
     const double wall_s =
@@ -168,6 +285,15 @@ int run_play(const PlayOptions& o) {
     auto report = make_report(info, player->stream(), devices, player->timing());
     report["dropped_frames"] = player->frames_dropped();
     report["headless"] = headless;
+    report["paced"] = po.paced;
+    report["speed"] = player->speed();
+    report["source_stats"]["queue_capacity"] = info.source.queue_capacity;
+    report["source_stats"]["max_queue_depth"] = info.source.max_queue_depth;
+    report["source_stats"]["seeks"] = info.source.seeks;
+    report["max_frames_in_flight"] = player->max_frames_in_flight();
+    if (player->frames_in_flight_limit() > 0)
+        report["frames_in_flight_limit"] = player->frames_in_flight_limit();
+    if (player->latency_ms() >= 0) report["latency_ms"] = player->latency_ms();
     if (player->histogram()) report["histogram"] = histogram_json(*player->histogram());
     if (!o.report.empty()) write_json_file(o.report, report);
 

@@ -45,6 +45,7 @@ Window::Window(int width, int height, const std::string& title) {
     glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
         auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
         if (action == GLFW_PRESS && self->on_key) self->on_key(key, mods);
+        if (action == GLFW_REPEAT && self->on_key_repeat) self->on_key_repeat(key, mods);
     });
 }
 

@@ -37,6 +37,8 @@ public:
 
     // Key presses (GLFW key codes), delivered from poll().
     std::function<void(int key, int mods)> on_key;
+    // Auto-repeats of a held key (frame steps and seeks repeat; toggles should not).
+    std::function<void(int key, int mods)> on_key_repeat;
 
 private:
     GLFWwindow* window_ = nullptr;

@@ -25,11 +25,17 @@ struct HostFrame {
     int sar_num = 1, sar_den = 1;  // sample aspect ratio (1:1 when unknown)
     int rotation = 0;              // degrees clockwise from the stream's display matrix
 
-    int64_t index = 0;     // 0, 1, 2 ... in decode order of output
-    int64_t pts = 0;       // in the stream's time base; AV_NOPTS_VALUE replaced by a count
-    double time_s = 0.0;   // pts in seconds from the stream's start
-    double decode_ms = 0;  // host time spent demuxing + decoding this frame (incl. fallback)
-    std::chrono::steady_clock::time_point ready_at;  // when it entered the queue
+    int64_t index = 0;        // 0, 1, 2 ... in decode order of output
+    int64_t pts = 0;          // in the stream's time base; AV_NOPTS_VALUE replaced by a count
+    double time_s = 0.0;      // pts in seconds from the stream's start; keeps growing across loops
+                              // (within one seek generation)
+    double position_s = 0.0;  // where it is in the input, seconds from its start: time_s less
+                              // the loops (what a seek bar shows and Source::seek() takes)
+    uint64_t generation = 0;  // Source::seek() calls made before it was decoded
+    double decode_ms = 0;     // host time spent demuxing + decoding this frame (incl. fallback)
+    std::chrono::steady_clock::time_point captured_at;  // when its packet left the demuxer (a
+                                                        // live source's capture time)
+    std::chrono::steady_clock::time_point ready_at;     // when it entered the queue
 
     std::string pixel_format;       // the decoder's pixel format name, e.g. "yuv420p10le"
     bool swscale_fallback = false;  // true when libswscale brought it to `rgba`

@@ -280,7 +280,7 @@ public:
     explicit FfSource(const SourceOptions& user) { open_input(user); }
 
     ~FfSource() override {
-        stop_flag_ = true;  // interrupts a blocking read inside FFmpeg
+        stop_flag_ = true;  // interrupts a blocking read inside FFmpeg; ends the decode loop
         {
             std::lock_guard lk(mu_);
             stop_ = true;
@@ -311,6 +311,45 @@ public:
     }
 
     const StreamInfo& info() const override { return info_; }
+
+    bool seek(double seconds) override {
+        if (info_.live) {
+            spdlog::warn("'{}' is a live source: it cannot seek", name_);
+            return false;
+        }
+        {
+            std::lock_guard lk(mu_);
+            if (thread_done_) {
+                spdlog::warn("'{}': cannot seek, its decoder has stopped", name_);
+                return false;
+            }
+            ++generation_;
+            seek_pending_ = true;
+            seek_target_s_ = std::max(0.0, seconds);
+            seek_flag_ = true;
+            queue_.clear();
+            finished_ = false;
+            ++stats_.seeks;
+        }
+        not_full_.notify_all();  // wakes the decode thread (waiting for room, or at the end)
+        return true;
+    }
+
+    void set_loop(bool loop) override {
+        if (info_.live) {
+            if (loop) spdlog::info("'{}' is a live source: loop does not apply", name_);
+            return;
+        }
+        {
+            std::lock_guard lk(mu_);
+            loop_ = loop;
+            // The decode thread waits at the end and will restart: next() must wait for it.
+            if (loop && waiting_at_end_ && end_loopable_) finished_ = false;
+        }
+        not_full_.notify_all();
+    }
+
+    bool loop() const override { return loop_.load(); }
 
     SourceStats stats() const override {
         std::lock_guard lk(mu_);
@@ -454,6 +493,7 @@ private:
         {
             std::lock_guard lk(mu_);
             finished_ = true;
+            thread_done_ = true;
         }
         not_empty_.notify_all();
     }
@@ -489,6 +529,10 @@ private:
         busy_ms_ = 0;
 
         while (!stop_flag_.load()) {
+            if (seek_flag_.load()) {
+                perform_seek();
+                draining = false;
+            }
             if (!draining) {
                 const int r = av_read_frame(fmt_.get(), pkt.get());
                 if (r == err_posix(EAGAIN)) {
@@ -508,6 +552,7 @@ private:
                     av_packet_unref(pkt.get());
                     continue;
                 } else {
+                    note_packet(*pkt);
                     if (pkt->flags & AV_PKT_FLAG_CORRUPT) {  // the demuxer saw damage
                         std::lock_guard lk(mu_);
                         ++stats_.packets_corrupt;
@@ -516,18 +561,101 @@ private:
                     int s = avcodec_send_packet(dec_.get(), pkt.get());
                     while (s == err_posix(EAGAIN)) {  // output pending: take it, then resend
                         if (!receive_frames(frame.get())) return;
+                        if (seek_flag_.load()) break;  // the packet is stale: drop it
                         s = avcodec_send_packet(dec_.get(), pkt.get());
                     }
                     av_packet_unref(pkt.get());
-                    if (s < 0 && s != err_eof()) count_corrupt(s, "send_packet");
+                    if (s < 0 && s != err_eof() && s != err_posix(EAGAIN))
+                        count_corrupt(s, "send_packet");
                 }
             }
             if (!receive_frames(frame.get())) return;
+            if (seek_flag_.load()) continue;
             if (draining && decoder_drained_) {
-                if (!loop_ || frames_this_pass_ == 0 || !restart()) return;
+                if (discarding_ && held_) {
+                    // The seek target lies beyond the last frame: show the last one.
+                    discarding_ = false;
+                    FramePtr last = std::move(held_);
+                    if (!emit(last.get())) return;
+                }
+                if (loop_.load() && frames_this_pass_ > 0 && restart()) {
+                    draining = false;
+                    continue;
+                }
+                if (!wait_at_end()) return;
+                if (!seek_flag_.load() && !restart()) return;  // woken by loop switched on
                 draining = false;
             }
         }
+    }
+
+    // At the end of the input: lets the consumer see the end, then waits for a seek, for loop
+    // to be switched on, or for destruction. False: end the thread.
+    bool wait_at_end() {
+        std::unique_lock lk(mu_);
+        if (stats_.frames_decoded == 0) return false;  // run() reports that nothing decoded
+        // A seek or loop asked for since the end was seen: the consumer must not see an end.
+        if (seek_pending_ || (loop_.load() && frames_this_pass_ > 0)) return true;
+        finished_ = true;
+        waiting_at_end_ = true;
+        end_loopable_ = frames_this_pass_ > 0;
+        not_empty_.notify_all();
+        busy_ms_ = 0;
+        not_full_.wait(
+            lk, [&] { return stop_ || seek_pending_ || (loop_.load() && frames_this_pass_ > 0); });
+        waiting_at_end_ = false;
+        if (stop_) return false;
+        finished_ = false;
+        busy_since_ = Clock::now();
+        return true;
+    }
+
+    // Runs the latest seek() request: flush, seek back to a keyframe, then decode and discard
+    // up to the target (receive_frames).
+    void perform_seek() {
+        double target_s = 0;
+        {
+            std::lock_guard lk(mu_);
+            target_s = seek_target_s_;
+            decode_gen_ = generation_;
+            seek_pending_ = false;
+            seek_flag_ = false;
+        }
+        const int64_t base = start_pts_ != no_pts() ? start_pts_ : 0;
+        const int64_t ts = base + std::llround(target_s / av_q2d(stream_->time_base));
+        int r = av_seek_frame(fmt_.get(), stream_index_, ts, AVSEEK_FLAG_BACKWARD);
+        if (r < 0) r = avformat_seek_file(fmt_.get(), stream_index_, INT64_MIN, ts, ts, 0);
+        if (r < 0) {
+            spdlog::warn("'{}': cannot seek to {:.3f} s ({}); playing on from where it was", name_,
+                         target_s, error_text(r));
+            return;
+        }
+        avcodec_flush_buffers(dec_.get());
+        decoder_drained_ = false;
+        discarding_ = true;
+        discard_until_ = ts;
+        held_.reset();
+        packet_times_.clear();
+        pts_offset_ = 0;
+        have_last_pts_ = false;
+        frames_this_pass_ = 0;
+        busy_ms_ = 0;
+        busy_since_ = Clock::now();
+        spdlog::debug("'{}': seeking to {:.3f} s", name_, target_s);
+    }
+
+    // Remembers when each packet left the demuxer, to stamp the frame it becomes.
+    void note_packet(const AVPacket& pkt) {
+        last_packet_at_ = Clock::now();
+        if (pkt.pts == no_pts()) return;
+        if (packet_times_.size() >= 64) packet_times_.pop_front();
+        packet_times_.emplace_back(pkt.pts, last_packet_at_);
+    }
+
+    Clock::time_point captured_at(const AVFrame& f) const {
+        for (auto it = packet_times_.rbegin(); it != packet_times_.rend(); ++it)
+            if (it->first == f.pts) return it->second;
+        return last_packet_at_;
     }
 
     // Takes every frame the decoder has ready. Returns false when stopping.
@@ -550,13 +678,33 @@ private:
                 continue;
             }
             consecutive_errors_ = 0;
-            HostFrame h = make_host_frame(frame);
-            av_frame_unref(frame);
-            h.decode_ms = busy_ms_ + ms_since(busy_since_);
-            if (!push(std::move(h))) return false;
-            busy_ms_ = 0;  // the time spent waiting for room in the queue is not decode time
-            busy_since_ = Clock::now();
+            if (discarding_) {
+                const int64_t ts = frame->best_effort_timestamp;
+                if (ts != no_pts() && ts < discard_until_) {  // before the seek target
+                    if (!held_) held_ = alloc_frame();
+                    av_frame_unref(held_.get());
+                    av_frame_move_ref(held_.get(), frame);
+                    std::lock_guard lk(mu_);
+                    ++stats_.frames_discarded;
+                    continue;
+                }
+                discarding_ = false;
+                held_.reset();
+            }
+            if (!emit(frame)) return false;
+            if (seek_flag_.load()) return true;  // the rest is stale; the loop seeks
         }
+    }
+
+    // Makes a HostFrame of `frame` (taking its reference) and queues it. False when stopping.
+    bool emit(AVFrame* frame) {
+        HostFrame h = make_host_frame(frame);
+        av_frame_unref(frame);
+        h.decode_ms = busy_ms_ + ms_since(busy_since_);
+        if (push(std::move(h)) == Push::stop) return false;
+        busy_ms_ = 0;  // the time spent waiting for room in the queue is not decode time
+        busy_since_ = Clock::now();
+        return true;
     }
 
     bool restart() {
@@ -569,6 +717,7 @@ private:
             return false;
         }
         avcodec_flush_buffers(dec_.get());
+        packet_times_.clear();
         // The next pass starts one frame after the last one shown.
         pts_offset_ = last_pts_ + frame_duration_ - (start_pts_ != no_pts() ? start_pts_ : 0);
         frames_this_pass_ = 0;
@@ -610,6 +759,10 @@ private:
         have_last_pts_ = true;
         h.pts = pts;
         h.time_s = static_cast<double>(pts - start_pts_) * av_q2d(stream_->time_base);
+        h.position_s =
+            static_cast<double>(pts - pts_offset_ - start_pts_) * av_q2d(stream_->time_base);
+        h.generation = decode_gen_;
+        h.captured_at = captured_at(*frame);
         h.index = next_index_++;
         ++frames_this_pass_;
 
@@ -672,22 +825,25 @@ private:
         return out;
     }
 
-    bool push(HostFrame&& f) {
+    enum class Push { queued, stale, stop };
+    // Waits for room in the queue. A frame decoded before the latest seek() is dropped (stale).
+    Push push(HostFrame&& f) {
         std::unique_lock lk(mu_);
-        not_full_.wait(lk, [&] { return stop_ || queue_.size() < capacity_; });
-        if (stop_) return false;
+        not_full_.wait(lk, [&] { return stop_ || seek_pending_ || queue_.size() < capacity_; });
+        if (stop_) return Push::stop;
+        if (seek_pending_ || f.generation != generation_) return Push::stale;
         f.ready_at = Clock::now();
         queue_.push_back(std::move(f));
         ++stats_.frames_decoded;
+        stats_.max_queue_depth = std::max(stats_.max_queue_depth, queue_.size());
         lk.unlock();
         not_empty_.notify_one();
-        return true;
+        return Push::queued;
     }
 
     // Set once by open(), read-only afterwards.
     std::string name_;
     StreamInfo info_;
-    bool loop_ = false;
     FormatPtr fmt_;
     CodecPtr dec_;
     AVStream* stream_ = nullptr;
@@ -710,6 +866,12 @@ private:
     bool warned_fallback_ = false;
     Clock::time_point busy_since_;
     double busy_ms_ = 0;
+    uint64_t decode_gen_ = 0;    // the generation of the frames being decoded
+    bool discarding_ = false;    // decoding up to a seek target
+    int64_t discard_until_ = 0;  // the target, in the stream's time base
+    FramePtr held_;              // the last frame discarded (shown if the target is past it)
+    std::deque<std::pair<int64_t, Clock::time_point>> packet_times_;  // pts -> left the demuxer
+    Clock::time_point last_packet_at_;
 
     // Shared.
     std::atomic<bool> stop_flag_{false};  // read by FFmpeg's interrupt callback
@@ -719,7 +881,14 @@ private:
     std::deque<HostFrame> queue_;
     SourceStats stats_;
     bool stop_ = false;
-    bool finished_ = false;
+    bool finished_ = false;     // at the end (for now: a seek or loop may go on)
+    bool thread_done_ = false;  // the decode thread has returned
+    bool waiting_at_end_ = false, end_loopable_ = false;  // see wait_at_end()
+    uint64_t generation_ = 0;                             // seek() calls so far
+    bool seek_pending_ = false;
+    double seek_target_s_ = 0;
+    std::atomic<bool> seek_flag_{false};  // seek_pending_, readable without the lock
+    std::atomic<bool> loop_{false};       // written under mu_ (the end-of-input wait reads it)
     std::exception_ptr error_;
     std::thread thread_;
 };

@@ -3,8 +3,16 @@
 // through --input-format/--input-opt). Demux and decode run on the source's own thread with
 // FFmpeg frame threading; decoded frames wait in a bounded queue.
 //
-// Threading contract: open() and the destructor belong to the owner's thread; next(), info()
-// and stats() may be called from that one consumer thread while the source thread runs.
+// Threading contract: open() and the destructor belong to the owner's thread; next(), seek(),
+// set_loop(), info() and stats() may be called from that one consumer thread while the source
+// thread runs.
+//
+// Seeking (files only): seek() flushes the queue and bumps the generation at once; the source
+// thread then flushes the decoder, seeks back to the keyframe at or before the target and
+// decodes and discards up to it, so the first frame next() returns after seek(t) is the first
+// one at or after t (the last frame when t lies beyond it). A frame of an older generation is
+// never returned. At the end of the input the source thread stays alive (next() returns
+// nullopt) until a seek, loop being switched on, or destruction.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -39,10 +47,13 @@ struct StreamInfo {
 
 struct SourceStats {
     int64_t frames_decoded = 0;
-    int64_t packets_corrupt = 0;  // skipped and counted; the run goes on
-    int64_t frames_fallback = 0;  // converted by libswscale on the CPU
-    size_t queue_depth = 0;       // frames waiting right now
+    int64_t packets_corrupt = 0;   // skipped and counted; the run goes on
+    int64_t frames_fallback = 0;   // converted by libswscale on the CPU
+    int64_t frames_discarded = 0;  // decoded only to reach a seek target
+    int64_t seeks = 0;
+    size_t queue_depth = 0;  // frames waiting right now
     size_t queue_capacity = 0;
+    size_t max_queue_depth = 0;  // the most frames ever waiting at once (counted at each push)
 };
 
 class Source {
@@ -56,6 +67,14 @@ public:
     // Blocks until the next frame. Returns nullopt at the end of the stream. Throws vfx::Error
     // if the stream ended (or failed) before any frame decoded.
     virtual std::optional<HostFrame> next() = 0;
+
+    // Seeks to `seconds` from the input's start (HostFrame::position_s; clamped at 0), see the
+    // contract above; also after the end was reached. Returns false and logs one line why for
+    // a live source or a source whose thread has stopped (error).
+    virtual bool seek(double seconds) = 0;
+    // Restart at the end of the input (files; a live source ignores it and logs so).
+    virtual void set_loop(bool loop) = 0;
+    virtual bool loop() const = 0;
 
     virtual const StreamInfo& info() const = 0;
     virtual SourceStats stats() const = 0;

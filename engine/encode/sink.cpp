@@ -137,13 +137,6 @@ void publish(const fs::path& tmp, const fs::path& final_path, const std::string&
     if (ec) fail("cannot write '{}': renaming the finished file failed ({})", out, ec.message());
 }
 
-void check_geometry(const FrameGeometry& first, const FrameGeometry& g, const std::string& out) {
-    if (g.width != first.width || g.height != first.height || g.format != first.format)
-        fail("output '{}': the frame changed from {}x{} {} to {}x{} {} mid-stream", out,
-             first.width, first.height, to_string(first.format), g.width, g.height,
-             to_string(g.format));
-}
-
 // --- null --------------------------------------------------------------------------------------
 
 class NullSink final : public Sink {
@@ -163,26 +156,19 @@ private:
 class PngEncoder {
 public:
     PngEncoder(const FrameGeometry& g, int sar_num, int sar_den, const std::string& out)
-        : geometry_(g), out_(out) {
-        const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
-        if (!codec) fail("output '{}': this FFmpeg has no PNG encoder", out);
-        ctx_.reset(avcodec_alloc_context3(codec));
+        : out_(out), sar_{std::max(1, sar_num), std::max(1, sar_den)} {
         frame_.reset(av_frame_alloc());
         pkt_.reset(av_packet_alloc());
-        if (!ctx_ || !frame_ || !pkt_) throw std::bad_alloc();
-        pix_fmt_ = g.format == WorkFormat::rgba8 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGBA64BE;
-        ctx_->width = static_cast<int>(g.width);
-        ctx_->height = static_cast<int>(g.height);
-        ctx_->pix_fmt = pix_fmt_;
-        ctx_->time_base = AVRational{1, 25};
-        ctx_->sample_aspect_ratio = AVRational{std::max(1, sar_num), std::max(1, sar_den)};
-        const int r = avcodec_open2(ctx_.get(), codec, nullptr);
-        if (r < 0) fail("output '{}': cannot open the PNG encoder ({})", out, error_text(r));
+        if (!frame_ || !pkt_) throw std::bad_alloc();
+        open(g);
     }
 
-    // Encodes one frame and returns the PNG file's bytes.
+    // Encodes one frame and returns the PNG file's bytes. A frame of another size or format
+    // than the last (the input changed mid-stream) gets an encoder of its own.
     std::vector<uint8_t> encode(const uint8_t* rgba, const FrameGeometry& g) {
-        check_geometry(geometry_, g, out_);
+        if (g.width != geometry_.width || g.height != geometry_.height ||
+            g.format != geometry_.format)
+            open(g);
         av_frame_unref(frame_.get());
         frame_->format = pix_fmt_;
         frame_->width = static_cast<int>(g.width);
@@ -214,8 +200,25 @@ public:
     }
 
 private:
-    FrameGeometry geometry_;
+    void open(const FrameGeometry& g) {
+        const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
+        if (!codec) fail("output '{}': this FFmpeg has no PNG encoder", out_);
+        ctx_.reset(avcodec_alloc_context3(codec));
+        if (!ctx_) throw std::bad_alloc();
+        pix_fmt_ = g.format == WorkFormat::rgba8 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGBA64BE;
+        ctx_->width = static_cast<int>(g.width);
+        ctx_->height = static_cast<int>(g.height);
+        ctx_->pix_fmt = pix_fmt_;
+        ctx_->time_base = AVRational{1, 25};
+        ctx_->sample_aspect_ratio = sar_;
+        const int r = avcodec_open2(ctx_.get(), codec, nullptr);
+        if (r < 0) fail("output '{}': cannot open the PNG encoder ({})", out_, error_text(r));
+        geometry_ = g;
+    }
+
     std::string out_;
+    AVRational sar_;
+    FrameGeometry geometry_;
     CodecPtr ctx_;
     FramePtr frame_;
     PacketPtr pkt_;
@@ -438,33 +441,7 @@ public:
                  given.empty() ? "" : "; check the encoder options: " + given);
         }
 
-        // RGBA -> the encoder's format: full-range RGB to the matrix and range it is tagged with.
-        const AVPixelFormat src =
-            g.format == WorkFormat::rgba8 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGBA64;
-        sws_.reset(sws_getContext(enc_->width, enc_->height, src, enc_->width, enc_->height, pf,
-                                  SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nullptr,
-                                  nullptr, nullptr));
-        if (!sws_) fail("output '{}': cannot convert RGBA to {}", out_, av_get_pix_fmt_name(pf));
-        const AVPixFmtDescriptor* pd = av_pix_fmt_desc_get(pf);
-        if (pd && !(pd->flags & AV_PIX_FMT_FLAG_RGB) && enc_->colorspace != AVCOL_SPC_RGB) {
-            int cs = SWS_CS_ITU709;
-            switch (enc_->colorspace) {
-                case AVCOL_SPC_BT470BG:
-                case AVCOL_SPC_SMPTE170M:
-                case AVCOL_SPC_FCC:
-                    cs = SWS_CS_ITU601;
-                    break;
-                case AVCOL_SPC_BT2020_NCL:
-                case AVCOL_SPC_BT2020_CL:
-                    cs = SWS_CS_BT2020;
-                    break;
-                default:
-                    break;
-            }
-            const int full = enc_->color_range == AVCOL_RANGE_JPEG ? 1 : 0;
-            sws_setColorspaceDetails(sws_.get(), sws_getCoefficients(SWS_CS_DEFAULT), 1,
-                                     sws_getCoefficients(cs), full, 0, 1 << 16, 1 << 16);
-        }
+        make_scaler(g);
         frame_.reset(av_frame_alloc());
         pkt_.reset(av_packet_alloc());
         if (!frame_ || !pkt_) throw std::bad_alloc();
@@ -516,8 +493,14 @@ public:
     }
 
     void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double time_s) override {
-        check_geometry(geometry_, g, out_);
         if (finished_) fail("output '{}': write after finish", out_);
+        if (g.width != scaler_geometry_.width || g.height != scaler_geometry_.height ||
+            g.format != scaler_geometry_.format) {
+            spdlog::warn("output '{}': the input changed to {}x{} {} mid-stream; scaled to {}x{}",
+                         out_, g.width, g.height, to_string(g.format), geometry_.width,
+                         geometry_.height);
+            make_scaler(g);
+        }
         int r = av_frame_make_writable(frame_.get());
         if (r < 0) throw std::bad_alloc();
         const uint8_t* src[4] = {rgba, nullptr, nullptr, nullptr};
@@ -557,6 +540,40 @@ public:
     int64_t frames_written() const override { return frames_; }
 
 private:
+    // RGBA of geometry `g` -> the encoder's size and format: full-range RGB to the matrix and
+    // range it is tagged with. A frame of another size than the first (the input changed
+    // mid-stream) is scaled to the encoder's size, as the ffmpeg command line does.
+    void make_scaler(const FrameGeometry& g) {
+        const AVPixelFormat pf = enc_->pix_fmt;
+        const AVPixelFormat src =
+            g.format == WorkFormat::rgba8 ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGBA64;
+        sws_.reset(sws_getContext(
+            static_cast<int>(g.width), static_cast<int>(g.height), src, enc_->width, enc_->height,
+            pf, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nullptr, nullptr, nullptr));
+        if (!sws_) fail("output '{}': cannot convert RGBA to {}", out_, av_get_pix_fmt_name(pf));
+        const AVPixFmtDescriptor* pd = av_pix_fmt_desc_get(pf);
+        if (pd && !(pd->flags & AV_PIX_FMT_FLAG_RGB) && enc_->colorspace != AVCOL_SPC_RGB) {
+            int cs = SWS_CS_ITU709;
+            switch (enc_->colorspace) {
+                case AVCOL_SPC_BT470BG:
+                case AVCOL_SPC_SMPTE170M:
+                case AVCOL_SPC_FCC:
+                    cs = SWS_CS_ITU601;
+                    break;
+                case AVCOL_SPC_BT2020_NCL:
+                case AVCOL_SPC_BT2020_CL:
+                    cs = SWS_CS_BT2020;
+                    break;
+                default:
+                    break;
+            }
+            const int full = enc_->color_range == AVCOL_RANGE_JPEG ? 1 : 0;
+            sws_setColorspaceDetails(sws_.get(), sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     sws_getCoefficients(cs), full, 0, 1 << 16, 1 << 16);
+        }
+        scaler_geometry_ = g;
+    }
+
     // Default tags for a pixel format: RGB, JPEG (BT.601 full) or BT.709 limited.
     void set_colour_tags(AVPixelFormat pf) {
         const AVPixFmtDescriptor* pd = av_pix_fmt_desc_get(pf);
@@ -587,6 +604,7 @@ private:
 
     std::string out_;
     FrameGeometry geometry_;
+    FrameGeometry scaler_geometry_;  // the frames sws_ takes
     std::string describe_;
     CodecPtr enc_;
     SwsPtr sws_;

@@ -37,8 +37,9 @@ public:
     static std::unique_ptr<Sink> open(const SinkOptions& opts, const FrameGeometry& first_frame);
 
     // rgba: the working-format frame (RGBA8 or RGBA16 native-endian, rows `pitch` bytes apart).
-    // `g` must match the first frame's width, height and format. `time_s` sets the timestamp
-    // (video outputs; counted from the first frame written).
+    // `g` may change from frame to frame (the input changed mid-stream): a PNG sequence writes
+    // each frame at its own size, a video scales it to the first frame's size. `time_s` sets
+    // the timestamp (video outputs; counted from the first frame written).
     virtual void write(const uint8_t* rgba, const FrameGeometry& g, int64_t index,
                        double time_s) = 0;
 

@@ -22,7 +22,7 @@ struct PushConstants {
     uint32_t pitch_words;
     uint32_t format;
     uint32_t base_word;
-    uint32_t pad0;
+    uint32_t rotation;  // quarter turns clockwise, 0..3
     float dst_x;
     float dst_y;
     float scale_x;
@@ -56,11 +56,15 @@ uint32_t round_div(u128 num, u128 den) {
 }  // namespace
 
 Rect letterbox_rect(uint32_t target_width, uint32_t target_height, uint32_t video_width,
-                    uint32_t video_height, uint32_t sar_num, uint32_t sar_den) {
+                    uint32_t video_height, uint32_t sar_num, uint32_t sar_den, uint32_t rotation) {
     if (target_width == 0 || target_height == 0 || video_width == 0 || video_height == 0) {
         return {};
     }
     if (sar_num == 0 || sar_den == 0) sar_num = sar_den = 1;
+    if (rotation % 180 == 90) {  // turned on its side: the display's width is the video's height
+        std::swap(video_width, video_height);
+        std::swap(sar_num, sar_den);
+    }
     // Display aspect dw/dh = (video_width * sar_num) / (video_height * sar_den), exactly.
     const u128 dw = u128{video_width} * sar_num;
     const u128 dh = u128{video_height} * sar_den;
@@ -705,6 +709,10 @@ void Renderer::wait_all() {
 void Renderer::check_frame(const VideoFrame& f) const {
     const size_t bpp = bytes_per_pixel(f.format);
     if (f.buffer == VK_NULL_HANDLE) throw std::invalid_argument("VideoFrame: no buffer");
+    if (f.rotation % 90 != 0 || f.rotation >= 360) {
+        throw std::invalid_argument(
+            fmt::format("VideoFrame: rotation {} is not 0, 90, 180 or 270", f.rotation));
+    }
     if (f.offset % 4 != 0 || f.pitch % 4 != 0) {
         throw std::invalid_argument(fmt::format(
             "VideoFrame: offset {} and pitch {} must be multiples of 4", f.offset, f.pitch));
@@ -801,18 +809,24 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
     const VkRect2D full{{0, 0}, extent_};
     if (f) {
         const Rect r = letterbox_rect(extent_.width, extent_.height, f->width, f->height,
-                                      f->sar_num, f->sar_den);
+                                      f->sar_num, f->sar_den, f->rotation);
         if (r.width > 0 && r.height > 0) {
+            const bool sideways = f->rotation % 180 == 90;
             PushConstants pc{};
             pc.width = f->width;
             pc.height = f->height;
             pc.pitch_words = static_cast<uint32_t>(f->pitch / 4);
             pc.format = f->format == WorkFormat::rgba16 ? 1u : 0u;
             pc.base_word = base_word;
+            pc.rotation = f->rotation / 90;
             pc.dst_x = static_cast<float>(r.x);
             pc.dst_y = static_cast<float>(r.y);
-            pc.scale_x = static_cast<float>(static_cast<double>(f->width) / r.width);
-            pc.scale_y = static_cast<float>(static_cast<double>(f->height) / r.height);
+            // Source pixels per destination pixel along the source's own x and y axes (on
+            // their side, the source's x runs down the rectangle and its y across).
+            pc.scale_x =
+                static_cast<float>(static_cast<double>(f->width) / (sideways ? r.height : r.width));
+            pc.scale_y = static_cast<float>(static_cast<double>(f->height) /
+                                            (sideways ? r.width : r.height));
             const VkRect2D scissor{{r.x, r.y}, {r.width, r.height}};
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
             vkCmdSetViewport(cmd, 0, 1, &viewport);

@@ -94,9 +94,11 @@ struct Rect {
 // goes in a target of target_width x target_height: as large as fits with its display aspect
 // ratio (video_width * sar_num) / (video_height * sar_den), centred, in whole pixels (the rest
 // is black bars). A sar of 0 in either part counts as 1:1. Empty rect for an empty target or
-// video.
+// video. `rotation` (degrees clockwise, 0/90/180/270) turns the picture on screen: at 90 and
+// 270 the display aspect ratio is the inverse.
 Rect letterbox_rect(uint32_t target_width, uint32_t target_height, uint32_t video_width,
-                    uint32_t video_height, uint32_t sar_num = 1, uint32_t sar_den = 1);
+                    uint32_t video_height, uint32_t sar_num = 1, uint32_t sar_den = 1,
+                    uint32_t rotation = 0);
 
 enum class BufferOwnership : uint8_t {
     local,     // Vulkan or host memory; no queue family transfer
@@ -115,6 +117,8 @@ struct VideoFrame {
     WorkFormat format = WorkFormat::rgba8;
     uint32_t sar_num = 1;  // sample (pixel) aspect ratio
     uint32_t sar_den = 1;
+    uint32_t rotation = 0;  // shown turned this many degrees clockwise: 0, 90, 180 or 270
+                            // (a stream's display matrix; anything else is rejected)
     BufferOwnership ownership = BufferOwnership::local;
 };
 
