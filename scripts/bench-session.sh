@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The speed session on the GPU machine (issue 4), in one go: `vfx bench` (every filter, the
+# conversions, a fused run, the default chain; JSON + table), the NPP and OpenCV peers on the
+# same GPU with the side-by-side table, and headless 4K playback against the decode-only rate
+# of the same clip.
+#   source .devpack/env.sh && bash scripts/bench-session.sh [--quick]
+# Expects .devpack/bin/{vfx,ffmpeg} and .media/4k-h264.mp4 (see BENCHMARKS.md). Results: $OUT.
+set -uo pipefail
+out=${OUT:-$PWD/bench-out}; mkdir -p "$out"
+log() { echo "== $*" | tee -a "$out/summary.txt"; }
+bin=.devpack/bin
+quick=${1:-}
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$out/gpu.txt"
+export VFX_CACHE_DIR=$out/cache   # a fresh tuning cache: this run measures every choice
+
+log "vfx bench (first start: tunes, writes the cache)"
+$bin/vfx bench --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"; echo "exit $?" >> "$out/bench.txt"
+cat "$out/bench.txt" | tee -a "$out/summary.txt"
+log "vfx bench again (second start: the cache is reused, no measuring)"
+( time $bin/vfx bench --size 3840x2160 --filters median,gaussian --runs 20 --log-level debug ) > "$out/bench-cached.txt" 2>&1
+grep -c "tuned " "$out/bench-cached.txt" | sed 's/^/kernels measured on the second start: /' | tee -a "$out/summary.txt"
+grep real "$out/bench-cached.txt" | tee -a "$out/summary.txt"
+
+if [ "$quick" != "--quick" ]; then
+  log "peers (NPP, OpenCV) on the same GPU"
+  bash scripts/peers-session.sh --ours "$out/ours.json" > "$out/peers-stdout.txt" 2>&1
+  echo "peers exit $?" | tee -a "$out/summary.txt"
+  cat "$out/peers-table.md" 2>/dev/null | tee -a "$out/summary.txt"
+fi
+
+clip=.media/4k-h264.mp4
+log "decode only: ffmpeg -i clip -f null - (same FFmpeg libraries as vfx)"
+for i in 1 2; do
+  $bin/ffmpeg -hide_banner -benchmark -i "$clip" -f null - 2>&1 | grep -E "frame=.*fps|bench:" | tail -2 | tee -a "$out/summary.txt"
+done
+for chain in "" "median=radius=1,unsharp=sigma=1:amount=0.5,histogram"; do
+  for i in 1 2; do
+    log "headless 4K play --clock fast, chain '$chain' (run $i)"
+    $bin/vfx play --headless --clock fast --input "$clip" --chain "$chain" --report "$out/play-4k-$i-${#chain}.json" 2>&1 | tail -22 | tee -a "$out/summary.txt"
+  done
+done
