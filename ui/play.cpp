@@ -92,6 +92,7 @@ int run_play(const PlayOptions& o) {
     po.frames_in_flight = o.frames_in_flight;
     po.max_frames = o.frames;
     po.paced = !headless || o.realtime;
+    po.kernels_dir = o.kernels_dir;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
 
@@ -103,6 +104,8 @@ int run_play(const PlayOptions& o) {
             vk, window->handle(), renderer->render_pass(), renderer->min_image_count(),
             std::max(renderer->image_count(), renderer->frames_in_flight()));
         window->on_key = [&](int key, int) {
+            if (overlay->typing()) return;  // keys typed into a text field of the overlay
+            if (key == GLFW_KEY_V) overlay->toggle_split();
             if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) window->request_close();
             if (key == GLFW_KEY_H) overlay->set_visible(!overlay->visible());
             if (key == GLFW_KEY_F) window->toggle_fullscreen();
@@ -140,8 +143,10 @@ int run_play(const PlayOptions& o) {
             state.source = player->frame_description() + "  " + player->stream().codec;
             state.histogram = player->histogram() ? &*player->histogram() : nullptr;
             state.chain = &player->chain();
+            update_overlay_state(state, *player);
             if (auto edited = overlay->build(state, window->content_scale()))
                 player->set_chain(std::move(*edited));
+            player->set_view(overlay->view());
             draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
         }
         if (!player->step(draw)) break;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "compute/chain.hpp"
+#include "compute/kernel_watch.hpp"
 #include "compute/processor.hpp"
 #include "decode/source.hpp"
 #include "interop/bridge.hpp"
@@ -29,6 +30,7 @@ struct PlayerOptions {
     uint32_t frames_in_flight = 3;  // SharedFrames between OpenCL and Vulkan (>= 2)
     int64_t max_frames = -1;        // stop after N frames (-1: whole input)
     bool paced = true;              // present by timestamps on the real-time clock
+    std::string kernels_dir;        // kernel hot reload: overrides in DIR, watched ("" = none)
 };
 
 class Player {
@@ -47,9 +49,24 @@ public:
 
     const TimingLog& timing() const { return timing_; }
     const Chain& chain() const { return chain_; }
-    // Replaces the chain from the next frame on; frames already in flight keep theirs. Filters
-    // whose kernel variant was not built yet build on that frame (the overlay's sliders).
+    // The chain to run (the overlay's editor): FrameProcessor::request_chain — from the next
+    // frame on when every kernel it needs is built, else built in the background while the
+    // current chain keeps running; frames already in flight keep theirs. chain() is the latest
+    // chain asked for; build_status() says whether it is still building or was rejected.
     void set_chain(Chain chain);
+    BuildStatus build_status() const { return processor_->build_status(); }
+    // The overlay's additions to the frames shown (before/after histograms, split view).
+    void set_view(const ViewOptions& v) { processor_->set_view(v); }
+    const ViewOptions& view() const { return processor_->view(); }
+    // The before/after histograms of the latest completed frame that had them.
+    const std::optional<ViewHistograms>& view_histograms() const { return view_histograms_; }
+    // The latest frame's size and sample aspect ratio (0 x 0 before the first).
+    struct VideoSize {
+        uint32_t width = 0, height = 0, sar_num = 1, sar_den = 1;
+    };
+    const VideoSize& video_size() const { return video_size_; }
+    // --kernels-dir: the watched directory ("" when none).
+    const std::string& kernels_dir() const { return opts_.kernels_dir; }
     const StreamInfo& stream() const { return source_->info(); }
     SourceStats source_stats() const { return source_->stats(); }
     const Bridge& bridge() const { return *bridge_; }
@@ -83,6 +100,10 @@ private:
     int drops_in_a_row_ = 0;
     std::string frame_desc_;
     std::optional<Histogram> histogram_;
+    std::optional<ViewHistograms> view_histograms_;
+    VideoSize video_size_;
+    std::unique_ptr<KernelWatcher> kernel_watcher_;
+    std::chrono::steady_clock::time_point next_kernel_poll_;
 
     using Clock = std::chrono::steady_clock;
     std::optional<Clock::time_point> clock_start_;
