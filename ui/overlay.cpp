@@ -373,8 +373,10 @@ void Overlay::status_panel(const OverlayState& s) {
                 s.loop ? "   loop" : "");
     if (s.latency_ms >= 0) ImGui::Text("latency (capture to present): %.1f ms", s.latency_ms);
     ImGui::Text("decode queue: %zu / %zu", s.queue_depth, s.queue_capacity);
-    ImGui::Text("OpenCL: %s", s.cl_device.c_str());
-    ImGui::Text("Vulkan: %s", s.vk_device.c_str());
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 440 * scale_);
+    ImGui::TextUnformatted(s.cl_device.c_str());
+    ImGui::TextUnformatted(s.vk_device.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::Text("interop: %s", s.interop.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.interop_reason.c_str());
     ImGui::Text("split view (V): %s", split_ ? "on, drag on the video" : "off");
@@ -554,7 +556,11 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
         ImGui::End();
 
         const ImVec2 display = ImGui::GetIO().DisplaySize;
+        // Right-aligned at first (a fixed width, so its place is known before its content
+        // is), then where the user leaves it.
         ImGui::SetNextWindowPos(ImVec2(display.x - 10, 10), ImGuiCond_FirstUseEver, ImVec2(1, 0));
+        ImGui::SetNextWindowSizeConstraints(ImVec2(440 * scale_, 0),
+                                            ImVec2(440 * scale_, display.y));
         ImGui::SetNextWindowBgAlpha(0.8f);
         ImGui::Begin("timing", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
         if (ImGui::CollapsingHeader("Frame timing", ImGuiTreeNodeFlags_DefaultOpen))

@@ -147,6 +147,7 @@ struct FrameProcessor::Background {
                 busy = true;
             }
             std::optional<std::string> kernel_result;  // set when a reload ran: "" or the error
+            std::string program_error;
             if (!job.reload.empty()) {
                 try {
                     cl.reload(job.reload);
@@ -160,7 +161,7 @@ struct FrameProcessor::Background {
                 try {
                     cl.program(file, options);
                 } catch (const std::exception& e) {
-                    spdlog::error("building {} for the overlay: {}", file, e.what());
+                    program_error = fmt::format("the overlay's {}: {}", file, e.what());
                 }
             }
             std::optional<Ready> made;
@@ -186,6 +187,7 @@ struct FrameProcessor::Background {
                         reset_own_kernels = true;
                     }
                 }
+                if (!program_error.empty()) kernel_error = program_error;
                 if (job.chain) {
                     chain_error_ = chain_error;
                     if (made) ready = std::move(made);
@@ -256,6 +258,7 @@ void FrameProcessor::before_enqueue(const HostFrame& frame) {
         convert_.clear();
         mono_.clear();
         view_kernels_.clear();
+        bg_->programs_asked.clear();  // one that failed to build may build now
     }
     if (ready && ready->serial > bg_->running) {
         adopt(*ready->warmed);
