@@ -427,8 +427,9 @@ void Overlay::timing_panel(const OverlayState& s) {
     for (const auto& [fps, label] : {std::pair{60.0, "60 fps"}, std::pair{120.0, "120 fps"}}) {
         const float y = y_of(1000.0 / fps);
         dl->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + size.x, y), IM_COL32(255, 255, 255, 150));
-        dl->AddText(ImVec2(p0.x + 3, y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 200),
-                    label);
+        // 60 fps labelled on the left, 120 fps on the right: they never overlap.
+        const float x = fps < 100 ? p0.x + 3 : p0.x + size.x - ImGui::CalcTextSize(label).x - 3;
+        dl->AddText(ImVec2(x, y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 200), label);
     }
     if (hovered) {
         const float mx = ImGui::GetIO().MousePos.x;
