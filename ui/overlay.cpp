@@ -269,7 +269,7 @@ std::optional<Chain> Overlay::chain_panel(const OverlayState& s) {
         bool enabled = st.enabled;
         if (ImGui::Checkbox("##on", &enabled))
             guarded([this, i, enabled] { editor_.set_enabled(i, enabled); });
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip(enabled ? "enabled" : "disabled");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", enabled ? "enabled" : "disabled");
         ImGui::SameLine();
         if (!st.enabled)
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -308,7 +308,8 @@ std::optional<Chain> Overlay::chain_panel(const OverlayState& s) {
 
     // Add a filter (any registered one, with its defaults).
     const std::vector<const FilterInfo*> filters = registered_filters();
-    add_choice_ = std::clamp(add_choice_, 0, static_cast<int>(filters.size()) - 1);
+    if (!filters.empty())
+        add_choice_ = std::clamp(add_choice_, 0, static_cast<int>(filters.size()) - 1);
     ImGui::SetNextItemWidth(160 * scale_);
     if (!filters.empty() &&
         ImGui::BeginCombo("##add", filters[static_cast<size_t>(add_choice_)]->name.c_str())) {
