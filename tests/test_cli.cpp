@@ -671,7 +671,8 @@ TEST(Cli, OverlaySliderChangesTheVideo) {
         GTEST_SKIP() << "xvfb-run, xdotool or ImageMagick's import is missing";
     const std::string dir = scratch_dir();
     const std::string script = dir + "/drive.sh";
-    // The overlay window sits at (10, 10) at scale 1; its 4th parameter row is `saturation`.
+    // The overlay window sits at (10, 10) at scale 1; its 4th parameter row is `saturation`
+    // (y = 184). Screenshots are taken with the overlay hidden (H).
     std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'\n"
                           << R"SH(
 "$vfx" play --log-level warn --chain "gaussian=sigma=0.5,color=saturation=1" > "$dir/play.log" 2>&1 &
@@ -684,14 +685,21 @@ for i in $(seq 1 100); do
 done
 [ -n "$wid" ] || { kill $pid; echo no-window; exit 8; }
 sleep 4
-import -window root "$dir/before.png"
-xdotool mousemove 142 207 keydown ctrl click 1 keyup ctrl
+xdotool windowfocus --sync "$wid"
+xdotool key h
+sleep 1
+import -window root "PNG24:$dir/before.png"
+xdotool key h
+sleep 1
+xdotool mousemove 142 184 keydown ctrl click 1 keyup ctrl
 sleep 0.3
 xdotool key ctrl+a
 xdotool type 0
 xdotool key Return
 sleep 2.5
-import -window root "$dir/after.png"
+xdotool key h
+sleep 1
+import -window root "PNG24:$dir/after.png"
 xdotool windowfocus --sync "$wid"
 xdotool key Escape
 wait $pid

@@ -120,6 +120,9 @@ int main_impl(int argc, char** argv) {
                   "Frames in flight between OpenCL and Vulkan")
         ->check(CLI::Range(2, 8));
     p->add_option("--screenshot", play.screenshot, "Headless: save the last rendered frame as PNG");
+    p->add_option("--kernels-dir", play.kernels_dir,
+                  "Kernel hot reload: a .cl file in DIR overrides the embedded one; DIR is "
+                  "watched and changed kernels are rebuilt in the background");
     add_device_options(p, play.devices, play_interop, play_validation);
 
     // --- process ---

@@ -27,6 +27,8 @@ struct PlayOptions {
     std::string report;   // JSON report path ("" = none)
     uint32_t frames_in_flight = 3;
     std::string screenshot;  // headless: write the last presented frame here (PNG)
+
+    std::string kernels_dir;  // kernel hot reload: overrides in DIR, watched ("" = none)
 };
 
 struct ProcessOptions {

@@ -6,10 +6,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "core/log.hpp"
+#include "render/renderer.hpp"
 #include "render/vk_check.hpp"
 #include "render/vk_context.hpp"
+#include "session/overlay_view.hpp"
+#include "session/player.hpp"
 
 namespace vfx::ui {
 
@@ -165,6 +169,366 @@ bool edit_param(const ParamSpec& p, ParamValue& value) {
 
 }  // namespace
 
+namespace {
+
+const ImVec4 kErrorColour{1.0f, 0.45f, 0.4f, 1.0f};
+const ImVec4 kBusyColour{1.0f, 0.85f, 0.3f, 1.0f};
+
+// A one-line message, or the first line with the whole text (a compiler's log) in a
+// scrollable box below it.
+void error_box(const char* id, const std::string& text, float scale) {
+    const size_t nl = text.find('\n');
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 420 * scale);
+    ImGui::TextUnformatted(text.c_str(), nl == std::string::npos ? nullptr : text.c_str() + nl);
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    if (nl == std::string::npos) return;
+    ImGui::BeginChild(id, ImVec2(420 * scale, 140 * scale), true,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::TextUnformatted(text.c_str() + nl + 1);
+    ImGui::EndChild();
+}
+
+// One colour per stage of the timeline (and its legend), by index.
+ImU32 stage_colour(size_t i) {
+    const float hue = std::fmod(0.07f + 0.137f * static_cast<float>(i), 1.0f);
+    return ImColor::HSV(hue, 0.6f, 0.95f);
+}
+
+std::string clock_text(double s) {
+    if (s < 0) s = 0;
+    const auto m = static_cast<int>(s / 60);
+    return fmt::format("{}:{:04.1f}", m, s - 60.0 * m);
+}
+
+}  // namespace
+
+void update_overlay_state(OverlayState& s, const Player& player) {
+    s.build = player.build_status();
+    s.view_histograms = player.view_histograms() ? &*player.view_histograms() : nullptr;
+    const Player::VideoSize& v = player.video_size();
+    s.video_width = v.width;
+    s.video_height = v.height;
+    s.sar_num = v.sar_num;
+    s.sar_den = v.sar_den;
+    s.kernels_dir = player.kernels_dir();
+}
+
+bool Overlay::typing() const {
+    return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput;
+}
+
+ViewOptions Overlay::view() const {
+    ViewOptions v;
+    v.histograms = visible_ && histograms_shown_;
+    v.split = split_;
+    v.split_position = split_position_;
+    return v;
+}
+
+std::optional<Chain> Overlay::chain_panel(const OverlayState& s) {
+    if (!editor_ready_ && s.chain) {
+        editor_ = ChainEditor(*s.chain);
+        sent_ = *s.chain;
+        editor_ready_ = true;
+    }
+    if (s.build.building) ImGui::TextColored(kBusyColour, "building in the background...");
+    if (!s.build.chain_error.empty()) {
+        ImGui::TextColored(kErrorColour, "not applied, the previous chain keeps running:");
+        error_box("chain_error", s.build.chain_error, scale_);
+    }
+    if (editor_.size() == 0) ImGui::TextUnformatted("(no filters)");
+
+    // One action per frame, applied after the loop (indices stay valid while drawing).
+    std::function<void()> action;
+    auto guarded = [&](std::function<void()> f) {
+        action = [this, f = std::move(f)] {
+            try {
+                f();
+            } catch (const std::exception& e) {
+                message_ = e.what();
+                message_is_error_ = true;
+            }
+        };
+    };
+    for (size_t i = 0; i < editor_.size(); ++i) {
+        const PresetStage& st = editor_.stages()[i];
+        ImGui::PushID(static_cast<int>(i));
+        if (ImGui::ArrowButton("##up", ImGuiDir_Up) && i > 0)
+            guarded([this, i] { editor_.move(i, i - 1); });
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("move up");
+        ImGui::SameLine();
+        if (ImGui::ArrowButton("##down", ImGuiDir_Down) && i + 1 < editor_.size())
+            guarded([this, i] { editor_.move(i, i + 1); });
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("move down");
+        ImGui::SameLine();
+        if (ImGui::Button("x")) guarded([this, i] { editor_.remove(i); });
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove");
+        ImGui::SameLine();
+        bool enabled = st.enabled;
+        if (ImGui::Checkbox("##on", &enabled))
+            guarded([this, i, enabled] { editor_.set_enabled(i, enabled); });
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", enabled ? "enabled" : "disabled");
+        ImGui::SameLine();
+        if (!st.enabled)
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        const bool open = ImGui::TreeNodeEx("stage", ImGuiTreeNodeFlags_DefaultOpen, "%zu %s",
+                                            i + 1, st.filter.name().c_str());
+        if (!st.enabled) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered() && !ImGui::IsMouseDragging(ImGuiMouseButton_Left))
+            ImGui::SetTooltip("%s\n(drag to reorder)", st.filter.info->help.c_str());
+        // Reorder by drag and drop of the stage's name onto another stage.
+        if (ImGui::BeginDragDropSource()) {
+            const int from = static_cast<int>(i);
+            ImGui::SetDragDropPayload("VFX_STAGE", &from, sizeof(from));
+            ImGui::Text("move %s", st.filter.name().c_str());
+            ImGui::EndDragDropSource();
+        }
+        if (ImGui::BeginDragDropTarget()) {
+            if (const ImGuiPayload* p = ImGui::AcceptDragDropPayload("VFX_STAGE")) {
+                const auto from = static_cast<size_t>(*static_cast<const int*>(p->Data));
+                guarded([this, from, i] { editor_.move(from, i); });
+            }
+            ImGui::EndDragDropTarget();
+        }
+        if (open) {
+            const FilterInstance& f = st.filter;
+            for (size_t k = 0; k < f.info->params.size(); ++k) {
+                ParamValue v = f.values[k];
+                if (edit_param(f.info->params[k], v)) {
+                    const std::string name = f.info->params[k].name;
+                    guarded([this, i, name, v] { editor_.set_param(i, name, v); });
+                }
+            }
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+
+    // Add a filter (any registered one, with its defaults).
+    const std::vector<const FilterInfo*> filters = registered_filters();
+    if (!filters.empty())
+        add_choice_ = std::clamp(add_choice_, 0, static_cast<int>(filters.size()) - 1);
+    ImGui::SetNextItemWidth(160 * scale_);
+    if (!filters.empty() &&
+        ImGui::BeginCombo("##add", filters[static_cast<size_t>(add_choice_)]->name.c_str())) {
+        for (size_t k = 0; k < filters.size(); ++k) {
+            if (ImGui::Selectable(filters[k]->name.c_str(), static_cast<int>(k) == add_choice_))
+                add_choice_ = static_cast<int>(k);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", filters[k]->help.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("add") && !filters.empty()) {
+        const std::string name = filters[static_cast<size_t>(add_choice_)]->name;
+        guarded([this, name] { editor_.add(name); });
+    }
+
+    // Presets.
+    ImGui::SetNextItemWidth(220 * scale_);
+    ImGui::InputTextWithHint("##preset", "preset file (.json)", preset_path_.data(),
+                             preset_path_.size());
+    ImGui::SameLine();
+    if (ImGui::Button("load")) {
+        const std::string path = preset_path_.data();
+        guarded([this, path] {
+            editor_.load_preset(path);
+            message_ = fmt::format("loaded {}", path);
+            message_is_error_ = false;
+        });
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("save")) {
+        const std::string path = preset_path_.data();
+        guarded([this, path] {
+            editor_.save_preset(path);
+            message_ = fmt::format("saved {}", path);
+            message_is_error_ = false;
+        });
+    }
+    if (!message_.empty()) {
+        if (message_is_error_)
+            error_box("editor_error", message_, scale_);
+        else
+            ImGui::TextUnformatted(message_.c_str());
+    }
+
+    if (action) action();
+    Chain now = editor_.chain();
+    if (now == sent_) return std::nullopt;
+    sent_ = now;
+    return now;
+}
+
+void Overlay::status_panel(const OverlayState& s) {
+    ImGui::Text("%s", s.source.c_str());
+    ImGui::Text("%.1f fps   frame %lld   dropped %lld   skipped (corrupt) %lld", s.fps,
+                static_cast<long long>(s.frames), static_cast<long long>(s.dropped),
+                static_cast<long long>(s.corrupt));
+    const std::string pos = s.duration_s > 0
+                                ? clock_text(s.position_s) + " / " + clock_text(s.duration_s)
+                                : clock_text(s.position_s);
+    ImGui::Text("%s   %s   speed %.3gx%s", pos.c_str(), s.paused ? "paused" : "playing", s.speed,
+                s.loop ? "   loop" : "");
+    if (s.latency_ms >= 0) ImGui::Text("latency (capture to present): %.1f ms", s.latency_ms);
+    ImGui::Text("decode queue: %zu / %zu", s.queue_depth, s.queue_capacity);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 440 * scale_);
+    ImGui::TextUnformatted(s.cl_device.c_str());
+    ImGui::TextUnformatted(s.vk_device.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Text("interop: %s", s.interop.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.interop_reason.c_str());
+    ImGui::Text("split view (V): %s", split_ ? "on, drag on the video" : "off");
+    if (!s.kernels_dir.empty()) {
+        ImGui::Text("kernels: %s (watched)", s.kernels_dir.c_str());
+        if (s.build.reloads > 0)
+            ImGui::Text("reloaded %llu times, last: %s",
+                        static_cast<unsigned long long>(s.build.reloads),
+                        s.build.last_reload.c_str());
+    }
+}
+
+void Overlay::timing_panel(const OverlayState& s) {
+    if (!s.timing) return;
+    if (!timeline_.frozen()) timeline_.update(*s.timing);
+    bool paused = timeline_.frozen();
+    if (ImGui::Checkbox("pause", &paused)) timeline_.set_frozen(paused);
+    ImGui::SameLine();
+    ImGui::TextDisabled("last %zu frames, stacked by stage", timeline_.frames());
+    if (timeline_.frames() == 0) return;
+
+    // Stacked bars, one per frame, oldest on the left; budget lines for 60 and 120 fps.
+    const ImVec2 size(400 * scale_, 120 * scale_);
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("timeline", size);
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(20, 20, 24, 220));
+    const double top = std::max(timeline_.max_stacked_ms(), 1000.0 / 60.0) * 1.1;
+    const auto y_of = [&](double ms) {
+        return p0.y + size.y - static_cast<float>(ms / top) * size.y;
+    };
+    const float bar = size.x / static_cast<float>(timeline_.capacity());
+    const size_t n = timeline_.frames();
+    const size_t ns = timeline_.stages().size();
+    const float x_start = p0.x + size.x - bar * static_cast<float>(n);
+    for (size_t f = 0; f < n; ++f) {
+        const float x0 = x_start + bar * static_cast<float>(f);
+        const float x1 = x0 + std::max(1.0f, bar - (bar > 3 ? 1.0f : 0.0f));
+        double acc = 0;
+        for (size_t st = 0; st < ns; ++st) {
+            const double ms = timeline_.ms(f, st);
+            if (ms <= 0) continue;
+            dl->AddRectFilled(ImVec2(x0, y_of(acc + ms)), ImVec2(x1, y_of(acc)), stage_colour(st));
+            acc += ms;
+        }
+    }
+    for (const auto& [fps, label] : {std::pair{60.0, "60 fps"}, std::pair{120.0, "120 fps"}}) {
+        const float y = y_of(1000.0 / fps);
+        dl->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + size.x, y), IM_COL32(255, 255, 255, 150));
+        // 60 fps labelled on the left, 120 fps on the right: they never overlap.
+        const float x = fps < 100 ? p0.x + 3 : p0.x + size.x - ImGui::CalcTextSize(label).x - 3;
+        dl->AddText(ImVec2(x, y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 200), label);
+    }
+    if (hovered) {
+        const float mx = ImGui::GetIO().MousePos.x;
+        if (mx >= x_start) {
+            const auto f = std::min(n - 1, static_cast<size_t>((mx - x_start) / bar));
+            std::string tip = fmt::format("{:.2f} ms stacked, {:.2f} ms frame interval",
+                                          timeline_.stacked_ms(f), timeline_.frame_ms(f));
+            for (size_t st = 0; st < ns; ++st)
+                if (timeline_.ms(f, st) > 0)
+                    tip +=
+                        fmt::format("\n{}: {:.3f} ms", timeline_.stages()[st], timeline_.ms(f, st));
+            ImGui::SetTooltip("%s", tip.c_str());
+        }
+    }
+
+    // The legend and the statistics of the window, per stage.
+    if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingFixedFit)) {
+        for (const char* h : {"stage (ms)", "mean", "p50", "p95", "p99"})
+            ImGui::TableSetupColumn(h);
+        ImGui::TableHeadersRow();
+        auto row = [](const Summary& sm) {
+            for (double v : {sm.mean, sm.p50, sm.p95, sm.p99}) {
+                ImGui::TableNextColumn();
+                ImGui::Text("%.3f", v);
+            }
+        };
+        for (size_t st = 0; st < ns; ++st) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            const ImVec4 c = ImGui::ColorConvertU32ToFloat4(stage_colour(st));
+            ImGui::ColorButton("##c", c, ImGuiColorEditFlags_NoTooltip,
+                               ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(timeline_.stages()[st].c_str());
+            row(timeline_.summaries()[st]);
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("frame interval");
+        row(timeline_.frame_summary());
+        ImGui::EndTable();
+    }
+}
+
+void Overlay::histogram_panel(const OverlayState& s) {
+    static const char* channel[] = {"R", "G", "B", "luma"};
+    static const ImVec4 colours[] = {
+        {1, 0.3f, 0.3f, 1}, {0.3f, 1, 0.3f, 1}, {0.4f, 0.5f, 1, 1}, {0.9f, 0.9f, 0.9f, 1}};
+    auto plot = [&](const char* id, const Histogram& h, int c) {
+        std::array<float, 256> bins{};
+        float top = 1;
+        for (int i = 0; i < 256; ++i) {
+            bins[static_cast<size_t>(i)] = static_cast<float>(h.at(c, i));
+            top = std::max(top, bins[static_cast<size_t>(i)]);
+        }
+        ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[c]);
+        ImGui::PlotHistogram(id, bins.data(), 256, 0, channel[c], 0.0f, top,
+                             ImVec2(195 * scale_, 36 * scale_));
+        ImGui::PopStyleColor();
+    };
+    if (s.view_histograms) {
+        if (ImGui::BeginTable("before_after", 2, ImGuiTableFlags_SizingFixedFit)) {
+            ImGui::TableSetupColumn("before (chain input)");
+            ImGui::TableSetupColumn("after (chain output)");
+            ImGui::TableHeadersRow();
+            for (int c = 0; c < 4; ++c) {
+                ImGui::PushID(c);
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                plot("##before", s.view_histograms->before, c);
+                ImGui::TableNextColumn();
+                plot("##after", s.view_histograms->after, c);
+                ImGui::PopID();
+            }
+            ImGui::EndTable();
+        }
+    } else {
+        ImGui::TextDisabled("(waiting for the first counted frame)");
+    }
+    if (s.histogram) {
+        ImGui::TextUnformatted("the chain's histogram filter:");
+        for (int c = 0; c < 4; ++c) {
+            ImGui::PushID(10 + c);
+            plot("##filter", *s.histogram, c);
+            ImGui::PopID();
+        }
+    }
+}
+
+void Overlay::drag_split(const OverlayState& s) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!split_ || io.WantCaptureMouse || !ImGui::IsMouseDown(ImGuiMouseButton_Left)) return;
+    const auto fb_w = static_cast<uint32_t>(io.DisplaySize.x * io.DisplayFramebufferScale.x);
+    const auto fb_h = static_cast<uint32_t>(io.DisplaySize.y * io.DisplayFramebufferScale.y);
+    const Rect r = letterbox_rect(fb_w, fb_h, s.video_width, s.video_height, s.sar_num, s.sar_den);
+    split_position_ = split_position_at(io.MousePos.x * io.DisplayFramebufferScale.x, r);
+}
+
 std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) {
     std::optional<Chain> edited;
     ImGui_ImplVulkan_NewFrame();
@@ -172,87 +536,39 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
     ImGui::NewFrame();
     if (content_scale != scale_) {
         ImGui::GetIO().FontGlobalScale = content_scale;
+        ImGuiStyle& style = ImGui::GetStyle();
+        style = ImGuiStyle();
+        ImGui::StyleColorsDark();
+        style.ScaleAllSizes(content_scale);
         scale_ = content_scale;
     }
+    drag_split(s);
     if (visible_) {
         ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowBgAlpha(0.8f);
         ImGui::Begin("vfx", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-        ImGui::Text("%.1f fps   frame %lld   dropped %lld   corrupt %lld", s.fps,
-                    static_cast<long long>(s.frames), static_cast<long long>(s.dropped),
-                    static_cast<long long>(s.corrupt));
-        ImGui::Text("%s", s.source.c_str());
-        if (s.chain && ImGui::CollapsingHeader("Chain", ImGuiTreeNodeFlags_DefaultOpen)) {
-            if (s.chain->empty()) ImGui::TextUnformatted("(no filters)");
-            Chain work = *s.chain;
-            bool changed = false;
-            for (size_t i = 0; i < work.filters.size(); ++i) {
-                FilterInstance& f = work.filters[i];
-                ImGui::PushID(static_cast<int>(i));
-                const bool open = ImGui::TreeNodeEx("stage", ImGuiTreeNodeFlags_DefaultOpen,
-                                                    "%zu %s", i + 1, f.name().c_str());
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.info->help.c_str());
-                if (open) {
-                    for (size_t k = 0; k < f.info->params.size(); ++k)
-                        changed |= edit_param(f.info->params[k], f.values[k]);
-                    ImGui::TreePop();
-                }
-                ImGui::PopID();
-            }
-            if (changed) edited = std::move(work);
+        if (ImGui::CollapsingHeader("Chain", ImGuiTreeNodeFlags_DefaultOpen))
+            edited = chain_panel(s);
+        if (!s.build.kernel_error.empty()) {
+            ImGui::TextColored(kErrorColour, "kernel reload failed, the last good kernels run:");
+            error_box("kernel_error", s.build.kernel_error, scale_);
         }
-        ImGui::Separator();
-        ImGui::Text("%s", s.cl_device.c_str());
-        ImGui::Text("%s", s.vk_device.c_str());
-        ImGui::Text("interop: %s", s.interop.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.interop_reason.c_str());
-        ImGui::Text("decode queue: %zu / %zu", s.queue_depth, s.queue_capacity);
+        if (ImGui::CollapsingHeader("Status", ImGuiTreeNodeFlags_DefaultOpen)) status_panel(s);
         if (s.extra_ui) s.extra_ui();
-        if (s.timing && !s.timing->records().empty()) {
-            ImGui::Separator();
-            std::vector<float> frame_ms;
-            frame_ms.reserve(s.timing->records().size());
-            for (const auto& r : s.timing->records())
-                frame_ms.push_back(static_cast<float>(r.frame_ms));
-            const float top = std::max(20.0f, *std::max_element(frame_ms.begin(), frame_ms.end()));
-            ImGui::PlotLines("##frame", frame_ms.data(), static_cast<int>(frame_ms.size()), 0,
-                             "frame time (ms)", 0.0f, top, ImVec2(360 * scale_, 80 * scale_));
-            if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingFixedFit)) {
-                for (const char* h : {"stage", "mean", "p50", "p95", "p99"})
-                    ImGui::TableSetupColumn(h);
-                ImGui::TableHeadersRow();
-                for (const auto& name : s.timing->stage_names()) {
-                    Summary sm = s.timing->summary(name);
-                    ImGui::TableNextRow();
-                    ImGui::TableNextColumn();
-                    ImGui::TextUnformatted(name.c_str());
-                    for (double v : {sm.mean, sm.p50, sm.p95, sm.p99}) {
-                        ImGui::TableNextColumn();
-                        ImGui::Text("%.3f", v);
-                    }
-                }
-                ImGui::EndTable();
-            }
-        }
-        if (s.histogram) {
-            ImGui::Separator();
-            ImGui::TextUnformatted("histogram (R, G, B, luma)");
-            static const char* names[] = {"##r", "##g", "##b", "##luma"};
-            static const ImVec4 colours[] = {
-                {1, 0.3f, 0.3f, 1}, {0.3f, 1, 0.3f, 1}, {0.4f, 0.5f, 1, 1}, {0.9f, 0.9f, 0.9f, 1}};
-            std::array<float, 256> bins{};
-            for (int c = 0; c < 4; ++c) {
-                float top = 1;
-                for (int i = 0; i < 256; ++i) {
-                    bins[static_cast<size_t>(i)] = static_cast<float>(s.histogram->at(c, i));
-                    top = std::max(top, bins[static_cast<size_t>(i)]);
-                }
-                ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[c]);
-                ImGui::PlotHistogram(names[c], bins.data(), 256, 0, nullptr, 0.0f, top,
-                                     ImVec2(360 * scale_, 40 * scale_));
-                ImGui::PopStyleColor();
-            }
-        }
+        ImGui::End();
+
+        const ImVec2 display = ImGui::GetIO().DisplaySize;
+        // Right-aligned at first (a fixed width, so its place is known before its content
+        // is), then where the user leaves it.
+        ImGui::SetNextWindowPos(ImVec2(display.x - 10, 10), ImGuiCond_FirstUseEver, ImVec2(1, 0));
+        ImGui::SetNextWindowSizeConstraints(ImVec2(440 * scale_, 0),
+                                            ImVec2(440 * scale_, display.y));
+        ImGui::SetNextWindowBgAlpha(0.8f);
+        ImGui::Begin("timing", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+        if (ImGui::CollapsingHeader("Frame timing", ImGuiTreeNodeFlags_DefaultOpen))
+            timing_panel(s);
+        histograms_shown_ = ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen);
+        if (histograms_shown_) histogram_panel(s);
         ImGui::End();
     }
     ImGui::Render();

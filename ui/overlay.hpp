@@ -2,23 +2,25 @@
 // The Dear ImGui overlay, drawn by the renderer into the same render pass as the video (through
 // the renderer's overlay hook), so it never touches the video's own pixels: screenshots of the
 // processed frame and `process` output never contain it.
+#include <array>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <vulkan/vulkan.h>
 
-#include <optional>
-
 #include "compute/chain.hpp"
 #include "compute/processor.hpp"
+#include "session/chain_editor.hpp"
 #include "timing/timing.hpp"
 
 struct GLFWwindow;
 
 namespace vfx {
 class VkContext;
-}
+class Player;
+}  // namespace vfx
 
 namespace vfx::ui {
 
@@ -26,7 +28,7 @@ namespace vfx::ui {
 struct OverlayState {
     std::string cl_device, vk_device, interop, interop_reason;
     std::string source;            // e.g. "1280x720 yuv420p h264, bt709 limited"
-    const Chain* chain = nullptr;  // edited in place by the sliders (see build())
+    const Chain* chain = nullptr;  // the chain the editor starts from (read on the first build)
     double fps = 0;
     int64_t frames = 0, dropped = 0, corrupt = 0;
     size_t queue_depth = 0, queue_capacity = 0;
@@ -40,7 +42,17 @@ struct OverlayState {
     double latency_ms = -1;  // live sources: capture-to-present, -1 when not measured
     // Drawn inside the overlay's ImGui frame while the overlay is visible (the transport bar).
     std::function<void()> extra_ui;
+
+    // The overlay's own panels (update_overlay_state() fills these from the player).
+    BuildStatus build;                                // background builds, kernel reload
+    const ViewHistograms* view_histograms = nullptr;  // before/after the chain, latest frame
+    uint32_t video_width = 0, video_height = 0;       // the latest frame (split view mapping)
+    uint32_t sar_num = 1, sar_den = 1;
+    std::string kernels_dir;  // --kernels-dir ("" = none)
 };
+
+// Fills the overlay's own fields of `s` from the player (call once per frame before build()).
+void update_overlay_state(OverlayState& s, const Player& player);
 
 class Overlay {
 public:
@@ -56,18 +68,48 @@ public:
     bool visible() const { return visible_; }
     void set_min_image_count(uint32_t n);  // after the swapchain was recreated
 
-    // Builds this frame's UI (call once per frame before record()). Returns the chain with the
-    // user's edits when a slider, combo or checkbox changed a parameter this frame.
+    // Builds this frame's UI (call once per frame before record()). Returns the chain to run
+    // when the user's edits changed it this frame (a parameter, a stage added, removed, moved,
+    // enabled or disabled, a preset loaded); hand it to Player::set_chain.
     std::optional<Chain> build(const OverlayState& s, float content_scale);
+
+    // True while an ImGui text field has the keyboard: the player's key bindings must not
+    // act on those key presses.
+    bool typing() const;
+    // The split view (V): on/off, and its divider, dragged with the mouse over the video.
+    void toggle_split() { split_ = !split_; }
+    // What the processor adds to the frames shown (Player::set_view): the before/after
+    // histograms while they are on screen, the split view while it is on.
+    ViewOptions view() const;
+    const ChainEditor& editor() const { return editor_; }
     // Records the draw commands into `cmd` inside the render pass.
     void record(VkCommandBuffer cmd);
 
 private:
+    std::optional<Chain> chain_panel(const OverlayState& s);
+    void status_panel(const OverlayState& s);
+    void timing_panel(const OverlayState& s);
+    void histogram_panel(const OverlayState& s);
+    void drag_split(const OverlayState& s);
+
     VkContext& vk_;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
     bool visible_ = true;
     float scale_ = 0;
     bool have_frame_ = false;
+
+    ChainEditor editor_;
+    bool editor_ready_ = false;
+    Chain sent_;  // the chain last handed out by build()
+    int add_choice_ = 0;
+    std::array<char, 1024> preset_path_{"preset.json"};
+    std::string message_;  // the result of the last editor action (preset load/save, errors)
+    bool message_is_error_ = false;
+
+    TimingWindow timeline_{300};
+    bool histograms_shown_ = false;
+    bool split_ = false;
+    double split_position_ = 0.5;
 };
 
 }  // namespace vfx::ui

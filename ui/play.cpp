@@ -152,6 +152,7 @@ int run_play(const PlayOptions& o) {
     po.paced = o.clock.empty() ? !headless || o.realtime : o.clock == "realtime";
     po.speed = o.speed;
     po.source.loop = o.loop;
+    po.kernels_dir = o.kernels_dir;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
 
@@ -163,8 +164,8 @@ int run_play(const PlayOptions& o) {
             vk, window->handle(), renderer->render_pass(), renderer->min_image_count(),
             std::max(renderer->image_count(), renderer->frames_in_flight()));
         window->on_key = [&](int key, int) {
-            // Keys typed into an overlay field (ctrl+click on a slider) are the field's.
-            if (ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) return;
+            if (overlay->typing()) return;  // keys typed into a text field of the overlay
+            if (key == GLFW_KEY_V) overlay->toggle_split();
             if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) window->request_close();
             if (key == GLFW_KEY_H) overlay->set_visible(!overlay->visible());
             if (key == GLFW_KEY_F) window->toggle_fullscreen();
@@ -250,6 +251,7 @@ int run_play(const PlayOptions& o) {
             state.source = player->frame_description() + "  " + player->stream().codec;
             state.histogram = player->histogram() ? &*player->histogram() : nullptr;
             state.chain = &player->chain();
+            update_overlay_state(state, *player);
             state.position_s = player->position_s();
             state.duration_s = player->duration_s();
             state.paused = player->paused();
@@ -258,6 +260,7 @@ int run_play(const PlayOptions& o) {
             state.latency_ms = player->latency_ms();
             if (auto edited = overlay->build(state, window->content_scale()))
                 player->set_chain(std::move(*edited));
+            player->set_view(overlay->view());
             draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
         }
         if (!player->step(draw)) break;

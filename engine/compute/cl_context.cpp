@@ -3,8 +3,10 @@
 #include "compute/cl_context.hpp"
 
 #include <CL/cl_ext.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -214,16 +216,44 @@ std::string ClContext::kernel_source(std::string_view file) const {
     fail("OpenCL kernel source '{}' is not embedded in this build", file);
 }
 
-cl_program ClContext::program(std::string_view file, const std::string& options) {
-    const std::string key = std::string(file) + '\n' + options;
-    std::lock_guard lock(mutex_);
-    if (auto it = programs_.find(key); it != programs_.end()) return it->second.get();
+namespace {
+thread_local bool t_cache_only = false;
+thread_local uint64_t t_builds = 0;
 
+std::string program_key(std::string_view file, const std::string& options) {
+    return std::string(file) + '\n' + options;
+}
+}  // namespace
+
+ClContext::CacheOnlyScope::CacheOnlyScope() : previous_(t_cache_only) {
+    t_cache_only = true;
+}
+ClContext::CacheOnlyScope::~CacheOnlyScope() {
+    t_cache_only = previous_;
+}
+
+uint64_t ClContext::builds_on_this_thread() {
+    return t_builds;
+}
+
+const std::string& ClContext::snapshot_locked(const std::string& file) {
+    auto it = sources_.find(file);
+    if (it == sources_.end()) it = sources_.emplace(file, kernel_source(file)).first;
+    return it->second;
+}
+
+std::string ClContext::source_snapshot(const std::string& file) {
+    std::lock_guard lock(mutex_);
+    return snapshot_locked(file);
+}
+
+ClProgram ClContext::build_program(std::string_view file, const std::string& options,
+                                   const std::string& common_text,
+                                   const std::string& file_text) const {
     // Two source strings: the shared include, then the file. #line keeps the compiler's
     // messages pointing at the right file and line.
-    const std::string common = "#line 1 \"common.h\"\n" + kernel_source("common.h");
-    const std::string text =
-        "\n#line 1 \"" + std::string(file) + "\"\n" + kernel_source(file) + "\n";
+    const std::string common = "#line 1 \"common.h\"\n" + common_text;
+    const std::string text = "\n#line 1 \"" + std::string(file) + "\"\n" + file_text + "\n";
     const char* strings[] = {common.c_str(), text.c_str()};
     const size_t lengths[] = {common.size(), text.size()};
     cl_int err = CL_SUCCESS;
@@ -232,6 +262,7 @@ cl_program ClContext::program(std::string_view file, const std::string& options)
 
     const std::string opts = std::string(cl_std_option(info_.id)) + " " + options;
     err = clBuildProgram(prog.get(), 1, &info_.id, opts.c_str(), nullptr, nullptr);
+    ++t_builds;
 
     std::string log;
     size_t log_size = 0;
@@ -253,15 +284,115 @@ cl_program ClContext::program(std::string_view file, const std::string& options)
         throw GpuError(std::move(msg), err);
     }
     if (!log.empty()) spdlog::debug("OpenCL build log for {} ({}):\n{}", file, opts, log);
-    cl_program raw = prog.get();
-    programs_.emplace(key, std::move(prog));
-    return raw;
+    return prog;
+}
+
+ClProgram ClContext::cached_program(std::string_view file, const std::string& options) {
+    const std::string key = program_key(file, options);
+    for (;;) {
+        std::string common, text;
+        uint64_t generation = 0;
+        {
+            std::lock_guard lock(mutex_);
+            if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+            if (t_cache_only)
+                throw ProgramNotCached(
+                    fmt::format("OpenCL kernel file {} ({}) is not built yet", file, options));
+            common = snapshot_locked("common.h");
+            text = snapshot_locked(std::string(file));
+            generation = generation_;
+        }
+        ClProgram prog = build_program(file, options, common, text);
+        std::lock_guard lock(mutex_);
+        if (generation != generation_) continue;  // a reload replaced the sources meanwhile
+        return programs_.emplace(key, std::move(prog)).first->second;
+    }
+}
+
+cl_program ClContext::program(std::string_view file, const std::string& options) {
+    // The cache (or, after a reload, retired_) keeps its reference: the raw handle stays valid.
+    return cached_program(file, options).get();
+}
+
+size_t ClContext::reload(const std::vector<std::string>& files) {
+    std::lock_guard one_at_a_time(reload_mutex_);
+    std::map<std::string, std::string> fresh;
+    for (const std::string& f : files) {
+        try {
+            fresh[f] = kernel_source(f);
+        } catch (const Error&) {
+            // Neither in DIR nor embedded (a file of no kernel was deleted): nothing uses it.
+        }
+    }
+    const bool all = fresh.count("common.h") > 0;
+    struct Job {
+        std::string key, file, options, common, text;
+        ClProgram program;
+    };
+    std::vector<Job> jobs;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [key, prog] : programs_) {
+            const size_t nl = key.find('\n');
+            std::string file = key.substr(0, nl);
+            if (!all && fresh.count(file) == 0) continue;
+            Job j;
+            j.key = key;
+            j.options = key.substr(nl + 1);
+            j.common = all ? fresh["common.h"] : snapshot_locked("common.h");
+            j.text = fresh.count(file) ? fresh[file] : snapshot_locked(file);
+            j.file = std::move(file);
+            jobs.push_back(std::move(j));
+        }
+    }
+    for (Job& j : jobs)  // throws on the first failure: nothing was replaced
+        j.program = build_program(j.file, j.options, j.common, j.text);
+    // A file no cached program is built from (e.g. a point-wise operation, used only inside
+    // generated kernels) is still compiled on its own once, so a broken one is refused here.
+    for (const auto& [file, text] : fresh) {
+        if (file == "common.h") continue;
+        const bool built =
+            std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.file == file; });
+        if (!built) {
+            std::string common;
+            {
+                std::lock_guard lock(mutex_);
+                common = all ? fresh["common.h"] : snapshot_locked("common.h");
+            }
+            (void)build_program(file, "-DWORK16=0", common, text);
+        }
+    }
+
+    std::lock_guard lock(mutex_);
+    // Programs of those files cached since the list was taken were built from the old text:
+    // retire them too (they are built again on demand, from the new snapshot).
+    for (auto it = programs_.begin(); it != programs_.end();) {
+        const std::string file = it->first.substr(0, it->first.find('\n'));
+        if (all || fresh.count(file)) {
+            retired_.push_back(std::move(it->second));
+            it = programs_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    for (Job& j : jobs)
+        programs_[j.key] = std::move(j.program);
+    for (auto& [file, text] : fresh)
+        sources_[file] = std::move(text);
+    ++generation_;
+    spdlog::info("kernels reloaded: {} ({} programs rebuilt)", fmt::join(files, ", "), jobs.size());
+    return jobs.size();
+}
+
+uint64_t ClContext::reload_count() const {
+    std::lock_guard lock(mutex_);
+    return generation_;
 }
 
 ClKernel ClContext::kernel(std::string_view file, const char* name, const std::string& options) {
-    cl_program prog = program(file, options);
+    const ClProgram prog = cached_program(file, options);
     cl_int err = CL_SUCCESS;
-    ClKernel k(clCreateKernel(prog, name, &err));
+    ClKernel k(clCreateKernel(prog.get(), name, &err));
     if (err != CL_SUCCESS)
         cl_fail(err, fmt::format("clCreateKernel({}, {})", file, name).c_str(), __FILE__, __LINE__);
     return k;

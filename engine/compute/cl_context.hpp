@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,13 @@ struct ClDeviceInfo {
 // Every device of every platform; empty when no ICD is installed.
 std::vector<ClDeviceInfo> list_cl_devices();
 
+// Thrown by ClContext::program()/kernel() for a program that is not built yet while a
+// ClContext::CacheOnlyScope is alive on the calling thread (no build was started).
+class ProgramNotCached : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 class ClContext {
 public:
     // Creates the context and one in-order queue with profiling enabled on `dev`.
@@ -54,6 +62,16 @@ public:
     // file `file` (e.g. "convert.cl"), with `options` (e.g. "-DWORK16=1"). Built once per
     // (file, options) and cached. A build failure throws GpuError whose message names the file
     // and carries the compiler's full log; the log is also written to the error log.
+    //
+    // Threading: program(), kernel() and reload() may be called from any thread. A build runs
+    // outside the cache's lock, so one thread's build never blocks another thread's cache hit
+    // (two threads building the same program both build; the first one cached wins). Kernel
+    // objects are never shared: each kernel() call makes a new one for its caller
+    // (clSetKernelArg on one kernel object from two threads is not safe).
+    // Sources: each file's text is read once, on its first build (DIR/file or the embedded
+    // one), and that snapshot is replaced only by a successful reload(); so a file that is
+    // broken on disk never reaches a build other than reload()'s. A program stays valid until
+    // the context is destroyed, also after reload() replaced it in the cache.
     cl_program program(std::string_view file, const std::string& options = "");
     ClKernel kernel(std::string_view file, const char* name, const std::string& options = "");
 
@@ -72,22 +90,64 @@ public:
     // Source text of a kernel file: the embedded one, or DIR/file when set_kernel_dir(DIR) was
     // called and that file exists there (hot reload, later).
     std::string kernel_source(std::string_view file) const;
+    // Call before the first build (kernel hot reload: `vfx play --kernels-dir DIR`).
     void set_kernel_dir(std::string dir) { kernel_dir_ = std::move(dir); }
     // Registers generated source text under `name` (e.g. a fused point-wise kernel), which
     // program()/kernel() then build like a kernel file. Thread-safe; re-registering a name
     // with other text throws (names are derived from the text).
     void add_source(const std::string& name, std::string text);
+    const std::string& kernel_dir() const { return kernel_dir_; }
+    // The text of `file` that programs are built from: read once, then replaced only by a
+    // successful reload() (what code generated from kernel files, compute/pointwise.hpp, uses,
+    // so a broken file on disk never reaches a build outside reload()).
+    std::string source_snapshot(const std::string& file);
+
+    // Hot reload: reads `files` again (file names as in program(); "common.h" stands for every
+    // program) and builds every cached program that uses one of them, outside the cache. When
+    // all build, replaces those programs and the files' source snapshots at once and returns
+    // how many programs were rebuilt (files not in use are only re-read). When one fails,
+    // throws GpuError (file, options and the compiler's log) and changes nothing: the cached
+    // programs, and so every kernel made from them, stay the last good ones. One reload at a
+    // time (a second caller waits).
+    size_t reload(const std::vector<std::string>& files);
+    // Successful reload() calls so far.
+    uint64_t reload_count() const;
+
+    // While one is alive on a thread, program() and kernel() calls of that thread throw
+    // ProgramNotCached instead of building a program that is not cached (how the render thread
+    // checks that a chain can run without waiting for a build). Nests.
+    class CacheOnlyScope {
+    public:
+        CacheOnlyScope();
+        ~CacheOnlyScope();
+        CacheOnlyScope(const CacheOnlyScope&) = delete;
+        CacheOnlyScope& operator=(const CacheOnlyScope&) = delete;
+
+    private:
+        bool previous_;
+    };
+    // Programs the calling thread has compiled so far (any context), for tests.
+    static uint64_t builds_on_this_thread();
 
 private:
+    ClProgram cached_program(std::string_view file, const std::string& options);
+    ClProgram build_program(std::string_view file, const std::string& options,
+                            const std::string& common_text, const std::string& file_text) const;
+    const std::string& snapshot_locked(const std::string& file);
+
     ClDeviceInfo info_;
     ClContextHandle context_;
     ClQueue queue_;
     std::string kernel_dir_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;  // guards everything below
     std::map<std::string, ClProgram> programs_;
     mutable std::mutex generated_mutex_;
     std::map<std::string, std::string, std::less<>> generated_;
     Tuner tuner_;
+    std::map<std::string, std::string> sources_;  // source snapshots by file name
+    uint64_t generation_ = 0;                     // bumped by every successful reload()
+    std::vector<ClProgram> retired_;              // replaced by reload(), kept valid
+    std::mutex reload_mutex_;                     // one reload() at a time
 };
 
 // Milliseconds between two profiling points of a completed event (CL_PROFILING_COMMAND_*).

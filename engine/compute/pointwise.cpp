@@ -121,7 +121,7 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
     std::set<std::string> files;
     for (const PointwiseOp& op : ops_)
         if (files.insert(op.file).second)
-            text += fmt::format("#line 1 \"{}\"\n{}\n", op.file, cl.kernel_source(op.file));
+            text += fmt::format("#line 1 \"{}\"\n{}\n", op.file, cl.source_snapshot(op.file));
     std::string params, args, rgba, monos;
     for (size_t i = 0; i < ops_.size(); ++i) {
         const PointwiseOp& op = ops_[i];

@@ -336,14 +336,15 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
                                      const FrameGeometry& g) {
     check_frame(frame, g);
     if (!target) fail("frame {}: no target buffer", frame.index);
-    cl_command_queue q = cl_.queue();
+    before_enqueue(frame);
+    cl_command_queue q = queue();
     PendingFrame out;
     const size_t n = stages_.size();
 
     // ---- frame kinds through the chain, before any GPU work ----
     const bool mosaic_source = n > 0 && frame.format.layout == PlaneLayout::gray;
     std::vector<FrameKind> filter_kinds{mosaic_source ? FrameKind::mosaic : FrameKind::colour};
-    bool need_input = false;
+    bool need_input = view_needs_input();
     for (size_t i = 0; i < chain_.filters.size(); ++i) {
         const FilterInfo& info = *chain_.filters[i].info;
         if (!info.takes(filter_kinds.back()))
@@ -516,6 +517,7 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
                                    out.histogram_->host, 0, nullptr, read.out()));
         out.done_ = read;
     }
+    enqueue_view(out, n > 0 ? scratch_[input_index].get() : target, conv_g, target, g);
 
     VFX_CL(clFlush(q));
     if (unified_) VFX_CL(clFlush(aux_.get()));

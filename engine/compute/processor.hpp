@@ -35,6 +35,47 @@ struct Histogram {
     uint32_t at(int c, int bin) const { return counts[static_cast<size_t>(c * 256 + bin)]; }
 };
 
+// The overlay's before/after histograms of one frame (FrameProcessor::set_view): `before` counts
+// the chain's input (the conversion's output; a mosaic as R = G = B), `after` the chain's
+// output (what the target holds before any split view is composed into it). Same binning as
+// Histogram.
+struct ViewHistograms {
+    Histogram before, after;
+};
+
+// What the overlay asks the processor to add to the frames it shows; all off by default, so
+// `vfx process` output and anything else that does not ask never contains it.
+//  - histograms: count the chain's input and output (PendingFrame::view_histograms()).
+//  - split: the before/after split view, composed into the target after the chain: left of the
+//    divider the chain's input (a mosaic as grey), right of it the chain's output, and a white
+//    divider line max(2, width / 640) pixels wide centred on column
+//    round(split_position * width) (kernels/compose.cl).
+// Their kernels are built in the background on first use: until they are, a frame goes without
+// them (no frame waits for a build).
+struct ViewOptions {
+    bool histograms = false;
+    bool split = false;
+    double split_position = 0.5;  // 0 (all processed) .. 1 (all unprocessed)
+
+    bool operator==(const ViewOptions&) const = default;
+};
+
+// How FrameProcessor::request_chain() took a chain.
+enum class ChainRequest : uint8_t {
+    applied,   // runs from the next enqueue on (every kernel it needs was built already)
+    building,  // building in the background; the current chain runs until it is ready
+    failed,    // rejected (BuildStatus::chain_error says why); the current chain keeps running
+};
+
+// The background work of a FrameProcessor, for the overlay.
+struct BuildStatus {
+    bool building = false;     // a chain or kernel build is queued or running
+    std::string chain_error;   // why the latest chain request failed ("" when it did not)
+    std::string kernel_error;  // why the latest kernel reload failed, with the compiler's log
+    uint64_t reloads = 0;      // kernel reloads swapped in so far
+    std::string last_reload;   // the files of the latest successful reload
+};
+
 struct StageTime {
     std::string name;  // "upload", "convert", then each filter's name in chain order; a name
                        // that repeats in the chain gets "#2", "#3"... from its second use
@@ -62,6 +103,10 @@ public:
     // frame is in flight or when the chain has no histogram. Read back without blocking (a
     // small pinned buffer); done() completes only after that read.
     std::optional<Histogram> histogram() const;
+    // The overlay's before/after histograms (ViewOptions::histograms), once complete();
+    // nullopt while in flight or when they were not asked for (or their kernel was not built
+    // yet). Read back like histogram().
+    std::optional<ViewHistograms> view_histograms() const;
 
     // A pinned host block the histogram is read into (mapped for its whole life).
     struct Pinned {
@@ -81,6 +126,7 @@ private:
     ClEvent done_;
     std::vector<ClMem> keep_;
     std::shared_ptr<Pinned> histogram_;
+    std::shared_ptr<Pinned> before_, after_;  // ViewOptions::histograms
 };
 
 class FrameProcessor {
@@ -124,6 +170,43 @@ public:
     // as soon as this returns. Throws vfx::Error for a frame/geometry mismatch.
     PendingFrame enqueue(const HostFrame& frame, cl_mem target, const FrameGeometry& g);
 
+    // ---- Live changes (the player's overlay); processor_async.cpp ----
+    // Threading: every method of FrameProcessor is called from one thread (the render
+    // thread). Background work runs on a worker thread of the processor's own: it makes the
+    // filters of a chain and warms them, i.e. runs them once through enqueue() of a private
+    // FrameProcessor on a private queue over a 32 x 32 frame of the last source format (and
+    // waits), so that every program they need is built and every kernel object made. Kernel
+    // objects are never shared between threads: the warmed filters are handed to the render
+    // thread (under a mutex) and used only there from then on. The program cache is
+    // ClContext's (thread-safe).
+    //
+    // request_chain: the chain to run. It is checked and warmed at once on the calling thread
+    // with ClContext::CacheOnlyScope (a private processor, a 32 x 32 frame; nothing waits):
+    // when every kernel it needs was built already (a value change of a built variant, removing
+    // or reordering stages), it runs from the next enqueue on (applied). When one is not built
+    // yet (a new filter or variant), the warm-up moves to the worker, the current chain keeps
+    // running, and the warmed chain swaps in at the first enqueue after it is ready (building);
+    // while background work is queued or running, every request goes that way, and the latest
+    // request wins. A chain that cannot run on the last frame's kind (e.g. demosaic on colour),
+    // or whose build fails, is rejected with BuildStatus::chain_error; the current chain keeps
+    // running (failed). Before the first frame, it is set_chain().
+    ChainRequest request_chain(Chain chain);
+    // Kernel hot reload: `files` (names as in ClContext::program) changed. On the worker:
+    // ClContext::reload(files); when that succeeds, the current chain is made again and warmed,
+    // and it swaps in with the processor's own conversion kernels at the next enqueue. When it
+    // fails, BuildStatus::kernel_error has the compiler's log and every kernel stays as it was.
+    void reload_kernels(std::vector<std::string> files);
+    BuildStatus build_status() const;
+    // Blocks until no background work is queued or running (tests, shutdown); what it made
+    // swaps in at the next enqueue.
+    void wait_background();
+    // Tests: while held, queued background work does not start.
+    void hold_background(bool hold);
+
+    // Takes effect for the next enqueue.
+    void set_view(const ViewOptions& v) { view_ = v; }
+    const ViewOptions& view() const { return view_; }
+
 private:
     struct Staging {
         ClMem buffer;          // CL_MEM_ALLOC_HOST_PTR (pinned)
@@ -159,6 +242,34 @@ private:
     cl_kernel mono_kernel(const char* name, const std::string& options,
                           std::array<size_t, 2>& local);
     std::shared_ptr<PendingFrame::Pinned> pinned_block();
+
+    // ---- live changes (processor_async.cpp) ----
+    struct Background;
+    struct BackgroundDeleter {
+        void operator()(Background* b) const;
+    };
+    struct Private {};
+    // A private processor (warm-ups): enqueues on a queue of its own.
+    FrameProcessor(ClContext& cl, Private);
+    cl_command_queue queue() const { return own_queue_ ? own_queue_.get() : cl_.queue(); }
+    // At the start of enqueue: swaps in what the background made, notes the frame's format.
+    void before_enqueue(const HostFrame& frame);
+    // Makes `chain`'s filters (make_filters()) and runs them once over a small blank frame of
+    // format `sf`; waits for the device when `wait`.
+    void warm(Chain chain, const SourceFormat& sf, bool wait);
+    // Takes over a warmed processor's chain and filters.
+    void adopt(FrameProcessor& warmed);
+    bool view_needs_input() const { return view_.histograms || view_.split; }
+    // At the end of enqueue: the view histograms and the split view (ViewOptions).
+    void enqueue_view(PendingFrame& out, cl_mem input, const FrameGeometry& input_g, cl_mem target,
+                      const FrameGeometry& g);
+
+    ClQueue own_queue_;
+    ViewOptions view_;
+    std::optional<SourceFormat> last_format_;
+    std::map<std::string, ConvertKernel> view_kernels_;
+    ClMem warm_target_;
+    std::unique_ptr<Background, BackgroundDeleter> bg_;  // last: its worker stops first
 };
 
 }  // namespace vfx

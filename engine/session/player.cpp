@@ -40,6 +40,10 @@ Player::Player(const PlayerOptions& opts, ClContext& cl, VkContext& vk, Renderer
       renderer_(renderer),
       chain_(parse_chain(opts.chain)),
       timing_(512, /*keep_all=*/true) {
+    if (!opts_.kernels_dir.empty()) {
+        kernel_watcher_ = std::make_unique<KernelWatcher>(opts_.kernels_dir);
+        cl.set_kernel_dir(opts_.kernels_dir);
+    }
     source_ = Source::open(opts_.source);
     processor_ = std::make_unique<FrameProcessor>(cl, chain_);
     uint32_t slots = std::max<uint32_t>(2, opts_.frames_in_flight);
@@ -63,7 +67,7 @@ Player::~Player() {
 }
 
 void Player::set_chain(Chain chain) {
-    processor_->set_chain(chain);
+    processor_->request_chain(chain);
     chain_ = std::move(chain);
 }
 
@@ -232,6 +236,11 @@ bool Player::pace(const HostFrame& frame) {
 
 bool Player::step(const OverlayFn& overlay) {
     harvest(false);
+    if (kernel_watcher_ && Clock::now() >= next_kernel_poll_) {  // hot reload, twice a second
+        next_kernel_poll_ = Clock::now() + std::chrono::milliseconds(500);
+        if (auto changed = kernel_watcher_->poll(); !changed.empty())
+            processor_->reload_kernels(std::move(changed));
+    }
     if (opts_.max_frames >= 0 && shown_ >= opts_.max_frames) return false;
 
     const bool stepping = steps_ != 0 || seek_pending_;
@@ -313,6 +322,7 @@ void Player::render_frame(const HostFrame& frame, bool fresh, double queue_ms,
     vf.sar_den = static_cast<uint32_t>(std::max(frame.sar_den, 1));
     vf.rotation = static_cast<uint32_t>(frame.rotation);
     vf.ownership = view.external_memory ? BufferOwnership::external : BufferOwnership::local;
+    video_size_ = {vf.width, vf.height, vf.sar_num, vf.sar_den};
     FrameSubmit submit;
     submit.frame = &vf;
     if (view.wait) submit.wait_semaphores = std::span<const VkSemaphore>(&view.wait, 1);
@@ -358,6 +368,7 @@ void Player::harvest(bool wait) {
         for (const auto& st : f.pending.timings())
             stages.emplace_back(st.name, st.ms);
         if (auto h = f.pending.histogram()) histogram_ = std::move(h);
+        if (auto h = f.pending.view_histograms()) view_histograms_ = std::move(h);
         stages.insert(stages.end(), head, f.record.stages.end() - 1);
         if (auto t = renderer_.timing_of(f.serial)) stages.emplace_back("render", *t);
         stages.push_back(f.record.stages.back());

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "compute/chain.hpp"
+#include "compute/kernel_watch.hpp"
 #include "compute/processor.hpp"
 #include "decode/source.hpp"
 #include "interop/bridge.hpp"
@@ -45,6 +46,7 @@ struct PlayerOptions {
     double speed = 1;               // paced playback speed, clamped to [kMinSpeed, kMaxSpeed]
     size_t step_back_frames = 30;   // decoded frames kept for stepping back...
     size_t step_back_bytes = size_t{512} << 20;  // ...within this much host memory (>= 2 kept)
+    std::string kernels_dir;  // kernel hot reload: overrides in DIR, watched ("" = none)
 };
 
 // A processed frame read back for a screenshot: the chain's output in the working format,
@@ -78,9 +80,24 @@ public:
 
     const TimingLog& timing() const { return timing_; }
     const Chain& chain() const { return chain_; }
-    // Replaces the chain from the next frame on; frames already in flight keep theirs. Filters
-    // whose kernel variant was not built yet build on that frame (the overlay's sliders).
+    // The chain to run (the overlay's editor): FrameProcessor::request_chain — from the next
+    // frame on when every kernel it needs is built, else built in the background while the
+    // current chain keeps running; frames already in flight keep theirs. chain() is the latest
+    // chain asked for; build_status() says whether it is still building or was rejected.
     void set_chain(Chain chain);
+    BuildStatus build_status() const { return processor_->build_status(); }
+    // The overlay's additions to the frames shown (before/after histograms, split view).
+    void set_view(const ViewOptions& v) { processor_->set_view(v); }
+    const ViewOptions& view() const { return processor_->view(); }
+    // The before/after histograms of the latest completed frame that had them.
+    const std::optional<ViewHistograms>& view_histograms() const { return view_histograms_; }
+    // The latest frame's size and sample aspect ratio (0 x 0 before the first).
+    struct VideoSize {
+        uint32_t width = 0, height = 0, sar_num = 1, sar_den = 1;
+    };
+    const VideoSize& video_size() const { return video_size_; }
+    // --kernels-dir: the watched directory ("" when none).
+    const std::string& kernels_dir() const { return opts_.kernels_dir; }
     const StreamInfo& stream() const { return source_->info(); }
     SourceStats source_stats() const { return source_->stats(); }
     const Bridge& bridge() const { return *bridge_; }
@@ -168,6 +185,10 @@ private:
     std::optional<CapturedFrame> capture_;
     std::string frame_desc_;
     std::optional<Histogram> histogram_;
+    std::optional<ViewHistograms> view_histograms_;
+    VideoSize video_size_;
+    std::unique_ptr<KernelWatcher> kernel_watcher_;
+    std::chrono::steady_clock::time_point next_kernel_poll_;
 
     using Clock = std::chrono::steady_clock;
     std::optional<Clock::time_point> clock_start_;  // reset: re-anchor on the next frame

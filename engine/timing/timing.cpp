@@ -84,4 +84,38 @@ nlohmann::json TimingLog::to_json() const {
     return {{"frames", frames}, {"summary", summary}};
 }
 
+void TimingWindow::update(const TimingLog& log) {
+    if (frozen_ || (log.total_frames() == seen_total_ && !frame_ms_.empty())) return;
+    seen_total_ = log.total_frames();
+    stages_.clear();
+    for (const std::string& n : log.stage_names())
+        if (n != "frame") stages_.push_back(n);
+    const auto& recs = log.records();
+    const size_t count = std::min(capacity_, recs.size());
+    const size_t ns = stages_.size();
+    values_.assign(count * ns, 0.0);
+    stacked_.assign(count, 0.0);
+    frame_ms_.assign(count, 0.0);
+    std::vector<std::vector<double>> per_stage(ns);
+    max_stacked_ = 0;
+    const size_t first = recs.size() - count;
+    for (size_t f = 0; f < count; ++f) {
+        const FrameRecord& r = recs[first + f];
+        frame_ms_[f] = r.frame_ms;
+        for (const auto& [name, ms] : r.stages) {
+            const auto it = std::find(stages_.begin(), stages_.end(), name);
+            if (it == stages_.end()) continue;
+            const auto s = static_cast<size_t>(it - stages_.begin());
+            values_[f * ns + s] += ms;
+            per_stage[s].push_back(ms);
+            stacked_[f] += ms;
+        }
+        max_stacked_ = std::max(max_stacked_, stacked_[f]);
+    }
+    summaries_.clear();
+    for (auto& v : per_stage)
+        summaries_.push_back(summarize(std::move(v)));
+    frame_summary_ = summarize(frame_ms_);
+}
+
 }  // namespace vfx

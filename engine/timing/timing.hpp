@@ -61,4 +61,44 @@ private:
     std::vector<std::string> names_;
 };
 
+// The overlay's live timeline: the last `capacity` frames of a TimingLog, one value per stage
+// per frame, and the statistics of each stage over those frames. Frozen, it keeps what it
+// has (the overlay's pause) while the log goes on. Single-threaded like the log.
+class TimingWindow {
+public:
+    explicit TimingWindow(size_t capacity = 300) : capacity_(capacity) {}
+
+    // Takes the log's latest records (cheap when nothing was added); nothing while frozen.
+    void update(const TimingLog& log);
+    void set_frozen(bool frozen) { frozen_ = frozen; }
+    bool frozen() const { return frozen_; }
+    size_t capacity() const { return capacity_; }
+
+    // Frames in the window, oldest first.
+    size_t frames() const { return frame_ms_.size(); }
+    // Stage names in the log's first-seen order, without "frame".
+    const std::vector<std::string>& stages() const { return stages_; }
+    // Milliseconds of stage `s` in frame `f` (0 when the frame had no such stage).
+    double ms(size_t f, size_t s) const { return values_[f * stages_.size() + s]; }
+    // The sum of frame f's stages (the height of its stacked bar).
+    double stacked_ms(size_t f) const { return stacked_[f]; }
+    double frame_ms(size_t f) const { return frame_ms_[f]; }
+    double max_stacked_ms() const { return max_stacked_; }
+    // Per stage (index into stages()), over the frames of the window that had the stage.
+    const std::vector<Summary>& summaries() const { return summaries_; }
+    // The frame intervals of the window.
+    const Summary& frame_summary() const { return frame_summary_; }
+
+private:
+    size_t capacity_;
+    bool frozen_ = false;
+    size_t seen_total_ = 0;
+    std::vector<std::string> stages_;
+    std::vector<double> values_;  // frames() x stages_.size(), row-major
+    std::vector<double> stacked_, frame_ms_;
+    double max_stacked_ = 0;
+    std::vector<Summary> summaries_;
+    Summary frame_summary_;
+};
+
 }  // namespace vfx
