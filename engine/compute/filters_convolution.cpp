@@ -9,9 +9,22 @@
 #include "compute/chain.hpp"
 #include "compute/cl_args.hpp"
 #include "compute/filter.hpp"
+#include "compute/stencil_variants.hpp"
 #include "core/error.hpp"
 
 namespace vfx {
+
+namespace stencil {
+
+std::vector<KernelVariant> box_variants() {
+    return {{"-DPY=16", {32, 4}, {4, 16}},
+            {"-DPY=8", {64, 4}, {4, 8}},
+            {"-DPY=32", {32, 2}, {4, 32}},
+            {"-DPY=16", {64, 2}, {4, 16}},
+            {"-DPY=4", {32, 8}, {4, 4}}};
+}
+
+}  // namespace stencil
 
 namespace {
 
@@ -28,70 +41,26 @@ size_t local_left(ClContext& cl, cl_kernel k) {
     return cl.info().local_mem_bytes > used ? cl.info().local_mem_bytes - used : 0;
 }
 
-// Box mean through separable integer prefix sums (see kernels/box.cl): box_rows (frame ->
-// row prefix sums), box_cols (-> column prefix sums of the horizontal window sums), box_out.
-// Two uint4 scratch frames; the cost per pixel does not depend on the radius.
+// Box mean in one launch (kernels/box.cl's box_strip, built per radius), tuned.
 class BoxFilter final : public GpuFilter {
 public:
-    explicit BoxFilter(const FilterInstance& f) : radius_(static_cast<int>(f.get_int("radius"))) {}
+    explicit BoxFilter(const FilterInstance& f)
+        : radius_(static_cast<int>(f.get_int("radius"))),
+          kernel_("box.cl", "box_strip", stencil::box_variants()) {}
 
     void enqueue(FilterIo& io) override {
-        const size_t wi = work_index(io.g.format);
-        Kernels& k = k_[wi];
-        if (!k.rows) {
-            const std::string opt = work_options(io.g.format);
-            k.rows = io.cl.kernel("box.cl", "box_rows", opt);
-            k.cols = io.cl.kernel("box.cl", "box_cols", opt);
-            k.out = io.cl.kernel("box.cl", "box_out", opt);
-            k.rows_local = fit_local_2d(k.rows.get(), io.cl.device(), 256, 1);
-            k.cols_local = fit_local_2d(k.cols.get(), io.cl.device(), 16, 16);
-            k.out_local = fit_local_2d(k.out.get(), io.cl.device(), 32, 8);
-            // The scan tiles are local size x uint4; shrink the groups if the device is tiny.
-            while (k.rows_local[0] > 1 &&
-                   k.rows_local[0] * sizeof(cl_uint4) > local_left(io.cl, k.rows.get()))
-                k.rows_local[0] /= 2;
-            while (k.cols_local[1] > 1 && k.cols_local[0] * k.cols_local[1] * sizeof(cl_uint4) >
-                                              local_left(io.cl, k.cols.get()))
-                k.cols_local[1] /= 2;
-        }
-        const size_t need = size_t{io.g.width} * io.g.height * sizeof(cl_uint4);
-        if (scratch_bytes_ != need) {
-            pre_ = io.cl.buffer(CL_MEM_READ_WRITE, need);
-            col_ = io.cl.buffer(CL_MEM_READ_WRITE, need);
-            scratch_bytes_ = need;
-        }
-        const auto w = static_cast<cl_int>(io.g.width);
-        const auto h = static_cast<cl_int>(io.g.height);
         const auto pitch = static_cast<cl_int>(io.g.pitch);
-        const auto r = static_cast<cl_int>(radius_);
-
-        set_args(k.rows.get(), io.src, pitch, w, h,
-                 LocalMem{k.rows_local[0] * k.rows_local[1] * sizeof(cl_uint4)}, pre_.get());
-        io.events.push_back(
-            enqueue_2d(io.queue, k.rows.get(), k.rows_local[0], io.g.height, k.rows_local));
-
-        set_args(k.cols.get(), pre_.get(), w, h, r,
-                 LocalMem{k.cols_local[0] * k.cols_local[1] * sizeof(cl_uint4)}, col_.get());
-        io.events.push_back(
-            enqueue_2d(io.queue, k.cols.get(), io.g.width, k.cols_local[1], k.cols_local));
-
-        set_args(k.out.get(), col_.get(), w, h, r, io.src, pitch, io.dst, pitch);
-        io.events.push_back(
-            enqueue_2d(io.queue, k.out.get(), io.g.width, io.g.height, k.out_local));
-
-        io.keep.push_back(pre_);
-        io.keep.push_back(col_);
+        io.events.push_back(kernel_.enqueue(
+            io.cl, io.queue, fmt::format("{} -DRADIUS={}", work_options(io.g.format), radius_),
+            io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
+                         static_cast<cl_int>(io.g.height));
+            }));
     }
 
 private:
-    struct Kernels {
-        ClKernel rows, cols, out;
-        std::array<size_t, 2> rows_local{}, cols_local{}, out_local{};
-    };
     int radius_;
-    Kernels k_[2];
-    ClMem pre_, col_;
-    size_t scratch_bytes_ = 0;
+    TunedKernel kernel_;
 };
 
 // A one-pass stencil over a local tile with an apron of `apron` pixels of `elem` bytes each
@@ -166,8 +135,7 @@ std::vector<FilterInfo> convolution_filters() {
         f.name = "box";
         f.help = "box blur: exact mean of the (2 radius + 1)^2 window, clamp to edge";
         f.params.push_back(
-            int_param("radius", 2, 1, 64,
-                      "half width of the square window in pixels (cost independent of it)"));
+            int_param("radius", 2, 1, 64, "half width of the square window in pixels"));
         f.factory = [](ClContext&, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
             return std::make_unique<BoxFilter>(inst);
         };
