@@ -222,6 +222,24 @@ TEST_F(NoiseFilters, MedianRemovesImpulseAtBorders) {
         }
 }
 
+// Every tuned candidate (forced in turn), bit-exact, on sizes that are not multiples of a
+// work-item's block, with ties.
+TEST_F(NoiseFilters, MedianEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    for (const KernelVariant& v : stencil::median_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 250;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {6, 5}})
+            for (WorkFormat wf : kFormats)
+                for (int r : {1, 2}) {
+                    check_median(noise_image(w, h, wf, ++seed), r);
+                    check_median(few_values_image(w, h, wf, ++seed), r);
+                }
+    }
+    cl.tuner().force("");
+}
+
 // ---- bilateral ----
 
 TEST_F(NoiseFilters, BilateralOddSizesBothFormats) {

@@ -11,6 +11,11 @@ namespace vfx {
 
 namespace stencil {
 
+std::vector<KernelVariant> median_variants() {
+    return {{"-DPY=2", {32, 4}, {4, 2}}, {"-DPY=4", {32, 4}, {4, 4}},  {"-DPY=1", {64, 4}, {4, 1}},
+            {"-DPY=2", {64, 2}, {4, 2}}, {"-DPY=2", {16, 16}, {4, 2}}, {"-DPY=8", {32, 2}, {4, 8}}};
+}
+
 std::vector<KernelVariant> bilateral_variants() {
     return {{"-DPY=1", {32, 4}, {4, 1}}, {"-DPY=2", {32, 4}, {4, 2}}, {"-DPY=1", {64, 2}, {4, 1}},
             {"-DPY=1", {16, 8}, {4, 1}}, {"-DPY=2", {64, 2}, {4, 2}}, {"-DPY=4", {32, 2}, {4, 4}}};
@@ -20,24 +25,28 @@ std::vector<KernelVariant> bilateral_variants() {
 
 namespace {
 
-std::vector<size_t> pixel_tile(WorkFormat f) {
-    return {bytes_per_pixel(f)};
-}
-
+// One launch of median.cl (built per radius), tuned.
 class MedianFilter final : public GpuFilter {
 public:
     MedianFilter(ClContext&, const FilterInstance& f)
-        : stencil_("median.cl", "median", fmt::format("-DRADIUS={}", f.get_int("radius")),
-                   static_cast<int>(f.get_int("radius")), pixel_tile) {}
+        : radius_(static_cast<int>(f.get_int("radius"))),
+          kernel_("median.cl", "median", stencil::median_variants()) {}
 
     void enqueue(FilterIo& io) override {
-        cl_uint next = 0;
-        cl_kernel k = stencil_.prepare(io, next);
-        stencil_.launch(io, k);
+        const auto pitch = static_cast<cl_int>(io.g.pitch);
+        io.events.push_back(kernel_.enqueue(
+            io.cl, io.queue,
+            fmt::format("-DWORK16={} -DRADIUS={}", io.g.format == WorkFormat::rgba16 ? 1 : 0,
+                        radius_),
+            io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
+                         static_cast<cl_int>(io.g.height));
+            }));
     }
 
 private:
-    TiledStencil stencil_;
+    int radius_;
+    TunedKernel kernel_;
 };
 
 // Radius of the bilateral window: ceil(2 sigma_s).
