@@ -341,6 +341,31 @@ TEST_F(ColorFilters, SobelSizesAndBorders) {
     }
 }
 
+// Every tuned candidate of sharpen and sobel (forced in turn), on sizes that are not multiples
+// of a work-item's block.
+TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    for (const KernelVariant& v : stencil::sharpen_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 550;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}})
+            for (WorkFormat wf : kFormats) {
+                check("sharpen=radius=1:amount=1.5", w, h, wf, ++seed);
+                check("sharpen=radius=2:amount=0.7", w, h, wf, ++seed);
+            }
+    }
+    for (const KernelVariant& v : stencil::sobel_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 650;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}})
+            for (WorkFormat wf : kFormats)
+                check("sobel", w, h, wf, ++seed);
+    }
+    cl.tuner().force("");
+}
+
 TEST_F(ColorFilters, FullHd) {
     check("sobel", 1920, 1080, WorkFormat::rgba8, 701);
     check("box=radius=2", 1920, 1080, WorkFormat::rgba16, 702);

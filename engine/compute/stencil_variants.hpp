@@ -13,6 +13,8 @@ std::vector<KernelVariant> mosaic_variants();    // mosaic.cl: 4 x PY pixels per
 // gaussian.cl's gaussian_strip (gaussian and unsharp up to radius 8): 4 x PY per work-item.
 std::vector<KernelVariant> gaussian_variants();
 std::vector<KernelVariant> box_variants();        // box.cl: 4 x PY pixels per work-item
+std::vector<KernelVariant> sharpen_variants();    // sharpen.cl: 4 x PY pixels per work-item
+std::vector<KernelVariant> sobel_variants();      // sobel.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> median_variants();     // median.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> bilateral_variants();  // bilateral.cl: 4 x PY per work-item
 
