@@ -1,108 +1,84 @@
 // box=radius=R: the mean of the (2R+1)^2 window, clamp to edge, of R, G, B; alpha passed
-// through. Exact: the window sum is formed in integers and the mean rounded to nearest even by
-// integer division. Per-pixel cost does not depend on R (separable prefix sums):
-//   box_rows: P(x, y) = sum_{i <= x} p(i, y)                    (row scans, one group per row)
-//   box_cols: h(x, y) = sum_{k=-R..R} p(clamp(x + k), y)
-//                     = P(min(x+R, W-1)) - [x-R-1 >= 0] P(x-R-1)
-//                       + max(0, x+R-(W-1)) p(W-1) + max(0, R-x) p(0)
-//             V(x, y) = sum_{i <= y} h(x, i)                   (column scans, one group per strip)
-//   box_out:  s = V(min(y+R, H-1)) - [y-R-1 >= 0] V(y-R-1) + max(0, y+R-(H-1)) h(H-1)
-//                 + max(0, R-y) h(0);  out = round_even(s / (2R+1)^2)
-// The prefix sums are uint and may wrap; the differences are exact modulo 2^32 and every true
-// window sum is below 2^32 (65535 * 129^2 < 2^31 for R <= 64). Alpha lanes carry 0.
+// through. Exact: the window sum is formed in integers and rounded to nearest.
+// One launch (box_strip), built with -DRADIUS=R -DPY=rows per work-item.
+// Each work-item makes a block of 4 x PY pixels at (4 gx, PY gy). It keeps, per column, the
+// sum of the window's horizontal sums and slides it down: row y + R + 1's horizontal sums
+// are added and row y - R's subtracted. A row's 4 horizontal sums: the first from R / 2
+// aligned quads (one vector load each) and the 2 (R % 4) + 1 pixels beyond them, the next
+// three by sliding (one pixel in, one out). All in uint, exact (the window sums stay below
+// 65535 * 129^2 < 2^31); the mean is (2s + n) / 2n, i.e. rounded to nearest (n odd: no ties,
+// the same as the half-to-even rounding above). No local memory, no scratch: global traffic
+// is 1 pixel read (L1/L2 absorb the overlap) + 1 written; the work per pixel grows with R
+// only through the horizontal sums (R / 2 vector loads per row, 2 rows per output row).
+// Arguments: src, src_pitch, dst, dst_pitch, width, height.
+#ifndef RADIUS
+#define RADIUS 1
+#endif
+#ifndef PY
+#define PY 16
+#endif
+#define BX_A (RADIUS / 4)
+#define BX_B (RADIUS % 4)
+#define BX_N ((uint)((2 * RADIUS + 1) * (2 * RADIUS + 1)))
 
-// Inclusive Hillis-Steele scan of tile[i * stride] over i = 0..n-1; this work-item is element
-// `me`. Every work-item of the group must call it (barriers). Leaves the scan in the tile.
-inline void scan_local(__local uint4* tile, int me, int n, int stride) {
-    for (int off = 1; off < n; off <<= 1) {
-        const uint4 add = tile[max(me - off, 0) * stride] * (uint)(me >= off);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        tile[me * stride] += add;
-        barrier(CLK_LOCAL_MEM_FENCE);
+inline uint4 bx_pix(__global const uchar* src, int pitch, int x, int y, int width) {
+    return convert_uint4(load_pix(src, pitch, clamp_x(x, width), y));
+}
+
+// Horizontal window sums of row y (inside the frame) for columns xa .. xa+3.
+inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int width, uint4* h) {
+    uint4 s = (uint4)(0u);
+    for (int q = -BX_A; q < BX_A; ++q) {
+        const quad_t p = load_quad(src, pitch, xa + 4 * q, y, width);
+        s += (convert_uint4(p.lo.lo) + convert_uint4(p.lo.hi)) +
+             (convert_uint4(p.hi.lo) + convert_uint4(p.hi.hi));
+    }
+#pragma unroll
+    for (int t = 0; t <= BX_B; ++t) s += bx_pix(src, pitch, xa + 4 * BX_A + t, y, width);
+#pragma unroll
+    for (int t = 1; t <= BX_B; ++t) s += bx_pix(src, pitch, xa - 4 * BX_A - t, y, width);
+    h[0] = s;
+#pragma unroll
+    for (int c = 1; c < 4; ++c) {
+        s += bx_pix(src, pitch, xa + c + RADIUS, y, width) -
+             bx_pix(src, pitch, xa + c - 1 - RADIUS, y, width);  // modulo 2^32, exact at the end
+        h[c] = s;
     }
 }
 
-// Global size (local width, height), local size (L, 1): each group scans one row in chunks of L.
-__kernel void box_rows(__global const uchar* src, int src_pitch, int width, int height,
-                       __local uint4* tile, __global uint4* pre) {
-    const int lx = (int)get_local_id(0);
-    const int lw = (int)get_local_size(0);
-    const int gy = (int)get_global_id(1);
-    const int y = min(gy, height - 1);
-    uint4 carry = (uint4)(0u);
-    for (int x0 = 0; x0 < width; x0 += lw) {
-        const int x = x0 + lx;
-        uint4 v = convert_uint4(load_pix(src, src_pitch, min(x, width - 1), y)) * (uint)(x < width);
-        v.w = 0u;
-        tile[lx] = v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scan_local(tile, lx, lw, 1);
-        if (x < width && gy < height) pre[(size_t)y * (size_t)width + (size_t)x] = tile[lx] + carry;
-        carry += tile[lw - 1];
-        barrier(CLK_LOCAL_MEM_FENCE);
+__kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
+                        int dst_pitch, int width, int height) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+    uint4 v[4] = {(uint4)(0u), (uint4)(0u), (uint4)(0u), (uint4)(0u)};
+    uint4 h[4];
+    for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
+        bx_row(src, src_pitch, xa, clamp_y(y0 + dy, height), width, h);
+#pragma unroll
+        for (int c = 0; c < 4; ++c) v[c] += h[c];
     }
-}
-
-// Global size (width rounded up to local width, local height): each group scans a strip of
-// columns down the frame in chunks of the local height.
-__kernel void box_cols(__global const uint4* pre, int width, int height, int r,
-                       __local uint4* tile, __global uint4* col) {
-    const int lx = (int)get_local_id(0);
-    const int ly = (int)get_local_id(1);
-    const int lw = (int)get_local_size(0);
-    const int lh = (int)get_local_size(1);
-    const int gx = (int)get_global_id(0);
-    const int x = min(gx, width - 1);
-    const int xr = min(x + r, width - 1);
-    const int xl = x - r - 1;
-    const uint use_l = (uint)(xl >= 0);
-    const int xl_c = max(xl, 0);
-    const uint n_right = (uint)max(0, x + r - (width - 1));
-    const uint n_left = (uint)max(0, r - x);
-    const uint has_2 = (uint)(width >= 2);
-    const int xw2 = max(width - 2, 0);
-    uint4 carry = (uint4)(0u);
-    for (int y0 = 0; y0 < height; y0 += lh) {
-        const int yy = y0 + ly;
-        const int y = min(yy, height - 1);
-        __global const uint4* row = pre + (size_t)y * (size_t)width;
-        const uint4 p_first = row[0];
-        const uint4 p_last = row[width - 1] - row[xw2] * has_2;
-        uint4 h = row[xr] - row[xl_c] * use_l + p_last * n_right + p_first * n_left;
-        tile[ly * lw + lx] = h * (uint)(yy < height);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scan_local(tile + lx, ly, lh, lw);
-        if (gx < width && yy < height)
-            col[(size_t)yy * (size_t)width + (size_t)gx] = tile[ly * lw + lx] + carry;
-        carry += tile[(lh - 1) * lw + lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < PY; ++i) {
+        const int y = y0 + i;
+        if (y >= height) break;
+        const quad_t in = load_quad(src, src_pitch, xa, y, width);
+        pix_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            o[c] = convert_pix_sat_rte(convert_float4((2u * v[c] + BX_N) / (2u * BX_N)));
+        }
+        o[0].w = in.lo.lo.w;
+        o[1].w = in.lo.hi.w;
+        o[2].w = in.hi.lo.w;
+        o[3].w = in.hi.hi.w;
+        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+        if (i + 1 < PY) {
+            bx_row(src, src_pitch, xa, clamp_y(y + RADIUS + 1, height), width, h);
+#pragma unroll
+            for (int c = 0; c < 4; ++c) v[c] += h[c];
+            bx_row(src, src_pitch, xa, clamp_y(y - RADIUS, height), width, h);
+#pragma unroll
+            for (int c = 0; c < 4; ++c) v[c] -= h[c];
+        }
     }
-}
-
-// One work-item per pixel: the window sum from the column prefix sums, then the rounded mean.
-__kernel void box_out(__global const uint4* col, int width, int height, int r,
-                      __global const uchar* src, int src_pitch, __global uchar* dst,
-                      int dst_pitch) {
-    const int x = (int)get_global_id(0);
-    const int y = (int)get_global_id(1);
-    if (!in_frame(x, y, width, height)) return;
-    __global const uint4* c = col + x;
-    const size_t w = (size_t)width;
-    const int yr = min(y + r, height - 1);
-    const int yl = y - r - 1;
-    const uint4 h_first = c[0];
-    const uint4 h_last = c[(size_t)(height - 1) * w] - c[(size_t)max(height - 2, 0) * w] *
-                                                           (uint)(height >= 2);
-    const uint4 s = c[(size_t)yr * w] - c[(size_t)max(yl, 0) * w] * (uint)(yl >= 0) +
-                    h_last * (uint)max(0, y + r - (height - 1)) + h_first * (uint)max(0, r - y);
-    const uint n = (uint)((2 * r + 1) * (2 * r + 1));
-    uint4 q = s / n;
-    const uint4 rem2 = 2u * (s - q * n);
-    // Round half to even (n is odd, so no ties occur; kept for clarity). Comparisons give -1.
-    const int4 up = (rem2 > n) | ((rem2 == n) & ((q & 1u) == 1u));
-    q += as_uint4(-up);
-    const pix_t p = load_pix(src, src_pitch, x, y);
-    pix_t out = float_to_pix(convert_float4(q));
-    out.w = p.w;
-    store_pix(dst, dst_pitch, x, y, out);
 }

@@ -131,3 +131,48 @@ inline void store_mono(__global uchar* base, int pitch, int x, int y, float v) {
 // site (x & 1) + 2 (y & 1) (rggb: 0 | 1 << 2 | 1 << 4 | 2 << 6).
 inline int cfa_at(int cfa, int x, int y) { return (cfa >> (2 * ((x & 1) + 2 * (y & 1)))) & 3; }
 
+
+// ---- Groups of 4 pixels (the stencil kernels: each work-item covers 4 adjacent pixels) ----
+// A quad is pixels xa..xa+3 of one row, xa a multiple of 4, as one vector (R G B A of pixel 0,
+// then pixel 1 ...). Rows start on 256-byte boundaries (core/format.hpp), so a quad is one
+// aligned 16-byte (RGBA8) or 32-byte (RGBA16) access.
+#if WORK16
+typedef ushort16 quad_t;
+typedef uint8 quad_raw_t;
+#define as_quad as_ushort16
+#define as_quad_raw as_uint8
+#else
+typedef uchar16 quad_t;
+typedef uint4 quad_raw_t;
+#define as_quad as_uchar16
+#define as_quad_raw as_uint4
+#endif
+
+// Quad at xa of row y (y inside the frame), clamped to the edge: one vector load when all four
+// pixels lie inside the frame, else four clamped loads.
+inline quad_t load_quad(__global const uchar* src, int pitch, int xa, int y, int width) {
+    __global const uchar* row = src + (size_t)y * (size_t)pitch;
+    if (xa >= 0 && xa + 3 < width)
+        return as_quad(*(__global const quad_raw_t*)(row + (size_t)xa * sizeof(pix_t)));
+    const pix_t p0 = load_pix(src, pitch, clamp_x(xa, width), y);
+    const pix_t p1 = load_pix(src, pitch, clamp_x(xa + 1, width), y);
+    const pix_t p2 = load_pix(src, pitch, clamp_x(xa + 2, width), y);
+    const pix_t p3 = load_pix(src, pitch, clamp_x(xa + 3, width), y);
+    return (quad_t)(p0, p1, p2, p3);
+}
+
+// Stores the pixels of the quad at xa of row y that lie inside the frame.
+inline void store_quad(__global uchar* dst, int pitch, int xa, int y, int width, quad_t q) {
+    __global uchar* row = dst + (size_t)y * (size_t)pitch;
+    if (xa + 3 < width) {
+        *(__global quad_raw_t*)(row + (size_t)xa * sizeof(pix_t)) = as_quad_raw(q);
+        return;
+    }
+    store_pix(dst, pitch, xa, y, q.lo.lo);
+    if (xa + 1 < width) store_pix(dst, pitch, xa + 1, y, q.lo.hi);
+    if (xa + 2 < width) store_pix(dst, pitch, xa + 2, y, q.hi.lo);
+}
+
+// Pixel i (0..3) of a quad.
+#define QUAD_PIX(q, i) \
+    ((i) == 0 ? (q).lo.lo : (i) == 1 ? (q).lo.hi : (i) == 2 ? (q).hi.lo : (q).hi.hi)

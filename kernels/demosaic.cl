@@ -2,8 +2,36 @@
 // depth. mhc: Malvar-He-Cutler 5x5 linear filters (2004); bilinear: the average of the nearest
 // 2 or 4 samples of the missing colour. Borders mirror without repeating the edge pixel
 // (reflect-101: -1 -> 1, w -> w-2), which keeps the Bayer phase. The filter weights are
-// multiples of 1/16 and the sums stay below 2^24, so the float sums are exact; the result is
-// rounded to nearest even and saturated. Alpha = max.
+// multiples of 1/16 and the sums stay below 2^24, so the float sums are exact (in any order);
+// the result is rounded to nearest even and saturated. Alpha = max.
+//
+// Build options: -DCFA=<cfa_at code> -DMETHOD=<0 mhc | 1 bilinear> -DPY=<rows per work-item,
+// even>. Each work-item makes a block of 4 x PY pixels at (4 gx, PY gy): it reads the 8 x
+// (PY + 4) samples around it (three aligned 4-sample loads per row away from the left and right
+// edges, reflected single loads near them) and writes each row of 4 pixels with one vector
+// store. The block starts on even coordinates, so every pixel's Bayer site is a compile-time
+// constant: no branches on the site, no per-sample reflection in the interior.
+// Global traffic: 1 sample read (L1/L2 absorb the (PY + 4) / PY row overlap) + 1 pixel written.
+// Arguments: src, src_pitch, dst, dst_pitch, width, height.
+
+#ifndef PY
+#define PY 2
+#endif
+#if PY % 2
+#error "demosaic: PY must be even"
+#endif
+#ifndef CFA
+#define CFA 148
+#endif
+#ifndef METHOD
+#define METHOD 0
+#endif
+
+#if WORK16
+typedef ushort4 mono4_t;
+#else
+typedef uchar4 mono4_t;
+#endif
 
 inline int reflect101(int i, int n) {
     if (n == 1) return 0;
@@ -12,59 +40,96 @@ inline int reflect101(int i, int n) {
     return i < n ? i : period - i;
 }
 
-#define P(dx, dy) \
-    load_mono(src, src_pitch, reflect101(x + (dx), width), reflect101(y + (dy), height))
-
-// method: 0 mhc, 1 bilinear.
-__kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar* dst,
-                       int dst_pitch, int width, int height, int cfa, int method) {
-    const int x = (int)get_global_id(0);
-    const int y = (int)get_global_id(1);
-    if (!in_frame(x, y, width, height)) return;
-    const int site = cfa_at(cfa, x, y);
-    const float c = P(0, 0);
-    const float cross1 = P(-1, 0) + P(1, 0) + P(0, -1) + P(0, 1);
-    const float diag1 = P(-1, -1) + P(1, -1) + P(-1, 1) + P(1, 1);
-    float r, g, b;
-    if (site == 1) {  // green: one missing colour on the row, the other on the column
-        float h, v;
-        if (method == 0) {
-            const float h2 = P(-2, 0) + P(2, 0);
-            const float v2 = P(0, -2) + P(0, 2);
-            const float h1 = P(-1, 0) + P(1, 0);
-            const float v1 = P(0, -1) + P(0, 1);
-            h = (5.0f * c + 4.0f * h1 - h2 - diag1 + 0.5f * v2) * 0.125f;
-            v = (5.0f * c + 4.0f * v1 - v2 - diag1 + 0.5f * h2) * 0.125f;
-        } else {
-            h = (P(-1, 0) + P(1, 0)) * 0.5f;
-            v = (P(0, -1) + P(0, 1)) * 0.5f;
-        }
-        g = c;
-        if (cfa_at(cfa, x + 1, y) == 0) {
-            r = h;
-            b = v;
-        } else {
-            r = v;
-            b = h;
-        }
-    } else {  // red or blue: green on the cross, the other colour on the diagonals
-        float gg, o;
-        if (method == 0) {
-            const float cross2 = P(-2, 0) + P(2, 0) + P(0, -2) + P(0, 2);
-            gg = (4.0f * c + 2.0f * cross1 - cross2) * 0.125f;
-            o = (6.0f * c + 2.0f * diag1 - 1.5f * cross2) * 0.125f;
-        } else {
-            gg = cross1 * 0.25f;
-            o = diag1 * 0.25f;
-        }
-        g = gg;
-        if (site == 0) {
-            r = c;
-            b = o;
-        } else {
-            r = o;
-            b = c;
-        }
+// Samples xa-2 .. xa+5 of row y (y inside the frame, xa a multiple of 4) into v[0..7].
+inline void load_row8(__global const uchar* src, int pitch, int xa, int y, int width,
+                      float* v) {
+    __global const uchar* row = src + (size_t)y * (size_t)pitch;
+    if (xa >= 4 && xa + 7 < width) {
+        __global const mono4_t* q = (__global const mono4_t*)(row + (size_t)xa * sizeof(mono_t));
+        const float4 a = convert_float4(q[-1]);
+        const float4 b = convert_float4(q[0]);
+        const float4 c = convert_float4(q[1]);
+        v[0] = a.z;
+        v[1] = a.w;
+        v[2] = b.x;
+        v[3] = b.y;
+        v[4] = b.z;
+        v[5] = b.w;
+        v[6] = c.x;
+        v[7] = c.y;
+    } else {
+        for (int i = 0; i < 8; ++i)
+            v[i] = (float)*(__global const mono_t*)(row + (size_t)reflect101(xa - 2 + i, width) *
+                                                              sizeof(mono_t));
     }
-    store_pix(dst, dst_pitch, x, y, float_to_pix((float4)(r, g, b, PIX_MAX)));
+}
+
+__kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar* dst,
+                       int dst_pitch, int width, int height) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+
+    float v[PY + 4][8];  // v[j][i]: sample (xa - 2 + i, y0 - 2 + j)
+#pragma unroll
+    for (int j = 0; j < PY + 4; ++j)
+        load_row8(src, src_pitch, xa, reflect101(y0 - 2 + j, height), width, v[j]);
+
+#pragma unroll
+    for (int j = 0; j < PY; ++j) {
+        if (y0 + j >= height) break;
+        pix_t out[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+#define S(dx, dy) v[j + 2 + (dy)][i + 2 + (dx)]
+            const int site = cfa_at(CFA, i, j);  // xa and y0 are even
+            const float c = S(0, 0);
+            const float h1 = S(-1, 0) + S(1, 0);
+            const float v1 = S(0, -1) + S(0, 1);
+            const float diag1 = (S(-1, -1) + S(1, -1)) + (S(-1, 1) + S(1, 1));
+            float r, g, b;
+            if (site == 1) {  // green: one missing colour on the row, the other on the column
+                float h, vv;
+#if METHOD == 0
+                const float h2 = S(-2, 0) + S(2, 0);
+                const float v2 = S(0, -2) + S(0, 2);
+                h = (5.0f * c + 4.0f * h1 - h2 - diag1 + 0.5f * v2) * 0.125f;
+                vv = (5.0f * c + 4.0f * v1 - v2 - diag1 + 0.5f * h2) * 0.125f;
+#else
+                h = h1 * 0.5f;
+                vv = v1 * 0.5f;
+#endif
+                g = c;
+                if (cfa_at(CFA, i + 1, j) == 0) {
+                    r = h;
+                    b = vv;
+                } else {
+                    r = vv;
+                    b = h;
+                }
+            } else {  // red or blue: green on the cross, the other colour on the diagonals
+                const float cross1 = h1 + v1;
+                float gg, o;
+#if METHOD == 0
+                const float cross2 = (S(-2, 0) + S(2, 0)) + (S(0, -2) + S(0, 2));
+                gg = (4.0f * c + 2.0f * cross1 - cross2) * 0.125f;
+                o = (6.0f * c + 2.0f * diag1 - 1.5f * cross2) * 0.125f;
+#else
+                gg = cross1 * 0.25f;
+                o = diag1 * 0.25f;
+#endif
+                g = gg;
+                if (site == 0) {
+                    r = c;
+                    b = o;
+                } else {
+                    r = o;
+                    b = c;
+                }
+            }
+#undef S
+            out[i] = float_to_pix((float4)(r, g, b, PIX_MAX));
+        }
+        store_quad(dst, dst_pitch, xa, y0 + j, width, (quad_t)(out[0], out[1], out[2], out[3]));
+    }
 }

@@ -23,3 +23,90 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
     out.w = load_pix(src, src_pitch, x, y).w;
     store_pix(dst, dst_pitch, x, y, out);
 }
+
+// ---- One-launch version for radius <= 8 (gaussian_strip) ----
+// Build options: -DRADIUS=r (1..8) -DPY=rows per work-item -DUNSHARP=0|1. Each work-item makes
+// a block of 4 x PY pixels at (4 gx, PY gy), walking down the PY + 2r input rows it needs: per
+// row, the 4 + 2r pixels around the block come in as aligned quads (one vector load each), the
+// horizontal pass gives 4 values (symmetric taps: the two pixels at distance k are added, then
+// multiplied once), and each is accumulated into the (at most PY) outputs whose vertical
+// window holds that row. No local memory, no barriers, no scratch frame: global traffic is 1
+// pixel read (L1/L2 absorb the overlap of neighbouring blocks) + 1 written. Multiply-adds are
+// explicit fma() (one correctly rounded operation, the same on every device).
+// UNSHARP=1: out = in + amount (in - blur) (unsharp.cl's formula); else out = blur.
+// Arguments: src, src_pitch, dst, dst_pitch, width, height, wt (2r+1 taps), amount.
+
+#ifdef RADIUS
+#ifndef PY
+#define PY 4
+#endif
+#ifndef UNSHARP
+#define UNSHARP 0
+#endif
+#define GS_HALF ((RADIUS + 3) / 4)   // quads on each side of the block
+#define GS_NQ (2 * GS_HALF + 1)      // quads per input row
+#define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
+
+__kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
+                             int dst_pitch, int width, int height, __constant float* wt,
+                             float amount) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+
+    float4 acc[PY][4];
+#pragma unroll
+    for (int j = 0; j < PY + 2 * RADIUS; ++j) {
+        const int y = clamp_y(y0 - RADIUS + j, height);
+        float4 p[4 * GS_NQ];
+#pragma unroll
+        for (int q = 0; q < GS_NQ; ++q) {
+            const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
+            p[4 * q] = convert_float4(v.lo.lo);
+            p[4 * q + 1] = convert_float4(v.lo.hi);
+            p[4 * q + 2] = convert_float4(v.hi.lo);
+            p[4 * q + 3] = convert_float4(v.hi.hi);
+        }
+        float4 h[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int m = GS_OFF + RADIUS + c;  // this column's pixel
+            float4 s = p[m] * wt[RADIUS];
+#pragma unroll
+            for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
+            h[c] = s;
+        }
+#pragma unroll
+        for (int i = 0; i < PY; ++i) {
+            const int k = j - i;  // tap of this row in output row i's vertical window
+            if (k == 0) {
+#pragma unroll
+                for (int c = 0; c < 4; ++c) acc[i][c] = h[c] * wt[0];
+            } else if (k > 0 && k <= 2 * RADIUS) {
+#pragma unroll
+                for (int c = 0; c < 4; ++c) acc[i][c] = fma((float4)(wt[k]), h[c], acc[i][c]);
+            }
+        }
+    }
+
+#pragma unroll
+    for (int i = 0; i < PY; ++i) {
+        const int y = y0 + i;
+        if (y >= height) break;
+        const quad_t in = load_quad(src, src_pitch, xa, y, width);
+        pix_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const pix_t pin = c == 0 ? in.lo.lo : c == 1 ? in.lo.hi : c == 2 ? in.hi.lo : in.hi.hi;
+#if UNSHARP
+            const float4 v = pix_to_float(pin);
+            o[c] = float_to_pix(v + amount * (v - acc[i][c]));
+#else
+            o[c] = float_to_pix(acc[i][c]);
+#endif
+            o[c].w = pin.w;
+        }
+        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+    }
+}
+#endif

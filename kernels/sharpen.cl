@@ -1,36 +1,66 @@
 // sharpen=radius=R:amount=A (R = 1 or 2): out = in + A (in - box_R(in)) per channel, where
 // box_R is the unrounded mean of the (2R+1)^2 window, clamp to edge. Rounded to nearest even,
-// saturated; alpha passed through. One pass over a local tile with an R-pixel apron; the window
-// sum is exact in float (at most 25 * 65535 < 2^24).
+// saturated; alpha passed through. The window sum is exact in float (at most 25 * 65535 <
+// 2^24), so summing rows first gives the same result as any order.
+// Build options: -DRADIUS=R -DPY=rows per work-item. Each work-item makes a block of 4 x PY
+// pixels at (4 gx, PY gy): per input row, three aligned quads (vector loads; L1/L2 absorb the
+// overlap between blocks) give the 4 horizontal sums, each row's sums serve every window of
+// the block holding that row. No local memory, no barriers. Global traffic: 1 pixel read + 1
+// written. Arguments: src, src_pitch, dst, dst_pitch, width, height, amount.
+
+#ifndef RADIUS
+#define RADIUS 1
+#endif
+#ifndef PY
+#define PY 4
+#endif
 
 __kernel void sharpen_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
-                            int dst_pitch, int width, int height, int r, float amount,
-                            __local float4* tile) {
-    const int lx = (int)get_local_id(0);
-    const int ly = (int)get_local_id(1);
-    const int lw = (int)get_local_size(0);
-    const int lh = (int)get_local_size(1);
-    const int tw = lw + 2 * r;
-    const int th = lh + 2 * r;
-    const int x0 = (int)get_group_id(0) * lw - r;
-    const int y0 = (int)get_group_id(1) * lh - r;
-    for (int i = ly * lw + lx; i < tw * th; i += lw * lh) {
-        const int ty = i / tw;
-        const int tx = i - ty * tw;
-        tile[i] = pix_to_float(
-            load_pix(src, src_pitch, clamp_x(x0 + tx, width), clamp_y(y0 + ty, height)));
+                            int dst_pitch, int width, int height, float amount) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+
+    float4 h[PY + 2 * RADIUS][4];  // horizontal window sums of rows y0 - R ...
+    quad_t centre[PY];
+#pragma unroll
+    for (int j = 0; j < PY + 2 * RADIUS; ++j) {
+        const int y = clamp_y(y0 - RADIUS + j, height);
+        const quad_t l = load_quad(src, src_pitch, xa - 4, y, width);
+        const quad_t m = load_quad(src, src_pitch, xa, y, width);
+        const quad_t r = load_quad(src, src_pitch, xa + 4, y, width);
+        if (j >= RADIUS && j < RADIUS + PY) centre[j - RADIUS] = m;
+        float4 p[12] = {convert_float4(l.lo.lo), convert_float4(l.lo.hi), convert_float4(l.hi.lo),
+                        convert_float4(l.hi.hi), convert_float4(m.lo.lo), convert_float4(m.lo.hi),
+                        convert_float4(m.hi.lo), convert_float4(m.hi.hi), convert_float4(r.lo.lo),
+                        convert_float4(r.lo.hi), convert_float4(r.hi.lo), convert_float4(r.hi.hi)};
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            float4 s = p[4 + c - RADIUS];
+#pragma unroll
+            for (int k = 1 - RADIUS; k <= RADIUS; ++k) s += p[4 + c + k];
+            h[j][c] = s;
+        }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    float4 sum = (float4)(0.0f);
-    for (int dy = 0; dy <= 2 * r; ++dy)
-        for (int dx = 0; dx <= 2 * r; ++dx) sum += tile[(ly + dy) * tw + lx + dx];
-    const int x = (int)get_global_id(0);
-    const int y = (int)get_global_id(1);
-    if (!in_frame(x, y, width, height)) return;
-    const float n = (float)((2 * r + 1) * (2 * r + 1));
-    const pix_t p = load_pix(src, src_pitch, x, y);
-    const float4 v = pix_to_float(p);
-    pix_t out = float_to_pix(v + amount * (v - sum / n));
-    out.w = p.w;
-    store_pix(dst, dst_pitch, x, y, out);
+    const float n = (float)((2 * RADIUS + 1) * (2 * RADIUS + 1));
+#pragma unroll
+    for (int i = 0; i < PY; ++i) {
+        const int y = y0 + i;
+        if (y >= height) break;
+        pix_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            float4 sum = h[i][c];
+#pragma unroll
+            for (int k = 1; k <= 2 * RADIUS; ++k) sum += h[i + k][c];
+            const pix_t pin = c == 0   ? centre[i].lo.lo
+                              : c == 1 ? centre[i].lo.hi
+                              : c == 2 ? centre[i].hi.lo
+                                       : centre[i].hi.hi;
+            const float4 v = pix_to_float(pin);
+            o[c] = float_to_pix(v + amount * (v - sum / n));
+            o[c].w = pin.w;
+        }
+        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+    }
 }

@@ -3,38 +3,62 @@
 //   gx = (L(x+1,y-1) + 2 L(x+1,y) + L(x+1,y+1)) - (L(x-1,y-1) + 2 L(x-1,y) + L(x-1,y+1))
 //   gy = (L(x-1,y+1) + 2 L(x,y+1) + L(x+1,y+1)) - (L(x-1,y-1) + 2 L(x,y-1) + L(x+1,y-1))
 //   R = G = B = sqrt(gx^2 + gy^2) / 4, rounded to nearest even, saturated; alpha passed through.
-// One pass over a local tile of luma with a 1-pixel apron.
+// Build option: -DPY=rows per work-item. Each work-item makes a block of 4 x PY pixels at
+// (4 gx, PY gy): per input row, three aligned quads (vector loads; L1/L2 absorb the overlap
+// between blocks) give the 6 lumas the block needs, each computed once and used by every
+// window of the block. No local memory, no barriers. Global traffic: 1 pixel read + 1 written.
+// Arguments: src, src_pitch, dst, dst_pitch, width, height.
+
+#ifndef PY
+#define PY 4
+#endif
+
+inline float sobel_luma(pix_t p) {
+    const float4 v = pix_to_float(p);
+    return 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z;
+}
 
 __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
-                          int dst_pitch, int width, int height, __local float* tile) {
-    const int lx = (int)get_local_id(0);
-    const int ly = (int)get_local_id(1);
-    const int lw = (int)get_local_size(0);
-    const int lh = (int)get_local_size(1);
-    const int tw = lw + 2;
-    const int th = lh + 2;
-    const int x0 = (int)get_group_id(0) * lw - 1;
-    const int y0 = (int)get_group_id(1) * lh - 1;
-    for (int i = ly * lw + lx; i < tw * th; i += lw * lh) {
-        const int ty = i / tw;
-        const int tx = i - ty * tw;
-        const float4 v = pix_to_float(
-            load_pix(src, src_pitch, clamp_x(x0 + tx, width), clamp_y(y0 + ty, height)));
-        tile[i] = 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z;
+                          int dst_pitch, int width, int height) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+
+    float z[PY + 2][6];  // lumas of pixels xa - 1 .. xa + 4 of rows y0 - 1 ...
+    quad_t centre[PY];
+#pragma unroll
+    for (int j = 0; j < PY + 2; ++j) {
+        const int y = clamp_y(y0 - 1 + j, height);
+        const quad_t l = load_quad(src, src_pitch, xa - 4, y, width);
+        const quad_t m = load_quad(src, src_pitch, xa, y, width);
+        const quad_t r = load_quad(src, src_pitch, xa + 4, y, width);
+        if (j >= 1 && j < 1 + PY) centre[j - 1] = m;
+        z[j][0] = sobel_luma(l.hi.hi);
+        z[j][1] = sobel_luma(m.lo.lo);
+        z[j][2] = sobel_luma(m.lo.hi);
+        z[j][3] = sobel_luma(m.hi.lo);
+        z[j][4] = sobel_luma(m.hi.hi);
+        z[j][5] = sobel_luma(r.lo.lo);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local const float* t = tile + ly * tw + lx;  // top-left of this pixel's 3x3
-    const float z00 = t[0], z01 = t[1], z02 = t[2];
-    const float z10 = t[tw], z12 = t[tw + 2];
-    const float z20 = t[2 * tw], z21 = t[2 * tw + 1], z22 = t[2 * tw + 2];
-    const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
-    const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
-    const float m = sqrt(gx * gx + gy * gy) * 0.25f;
-    const int x = (int)get_global_id(0);
-    const int y = (int)get_global_id(1);
-    if (!in_frame(x, y, width, height)) return;
-    const pix_t p = load_pix(src, src_pitch, x, y);
-    pix_t out = float_to_pix((float4)(m, m, m, 0.0f));
-    out.w = p.w;
-    store_pix(dst, dst_pitch, x, y, out);
+#pragma unroll
+    for (int i = 0; i < PY; ++i) {
+        const int y = y0 + i;
+        if (y >= height) break;
+        pix_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const float z00 = z[i][c], z01 = z[i][c + 1], z02 = z[i][c + 2];
+            const float z10 = z[i + 1][c], z12 = z[i + 1][c + 2];
+            const float z20 = z[i + 2][c], z21 = z[i + 2][c + 1], z22 = z[i + 2][c + 2];
+            const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
+            const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
+            const float m = sqrt(gx * gx + gy * gy) * 0.25f;
+            o[c] = float_to_pix((float4)(m, m, m, 0.0f));
+        }
+        o[0].w = centre[i].lo.lo.w;
+        o[1].w = centre[i].lo.hi.w;
+        o[2].w = centre[i].hi.lo.w;
+        o[3].w = centre[i].hi.hi.w;
+        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+    }
 }

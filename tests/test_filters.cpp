@@ -1,15 +1,18 @@
 // gaussian and unsharp against plain double-precision references (odd sizes, both working
 // formats, parameter extremes, clamp-to-edge borders, alpha untouched), the processor's chain
 // plumbing, staging reuse, and the kernel build path's errors.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "compute/chain.hpp"
 #include "compute/filter.hpp"
 #include "compute/processor.hpp"
+#include "compute/stencil_variants.hpp"
 #include "compute_test_util.hpp"
 #include "core/error.hpp"
 
@@ -81,6 +84,37 @@ TEST_F(Filters, UnsharpOddSizesAndExtremes) {
 
 TEST_F(Filters, Gaussian1080p) {
     check_filter({1920, 1080, WorkFormat::rgba8, "gaussian=sigma=2"}, 31);
+}
+
+// Every tuned candidate of the one-launch blur (forced in turn): within 1 LSB of the reference
+// and bit-identical to the first candidate, on sizes that are not multiples of a block and on
+// frames smaller than the window; radii 6 and 3 on RGBA8, 8 and 1 on RGBA16 (each radius is
+// a program of its own).
+TEST_F(Filters, GaussianAndUnsharpEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    const std::pair<int, int> sizes[] = {{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 2}};
+    const std::pair<WorkFormat, const char*> chains[] = {
+        {WorkFormat::rgba8, "gaussian=sigma=2"},
+        {WorkFormat::rgba8, "unsharp=sigma=1:amount=0.5"},
+        {WorkFormat::rgba16, "gaussian=sigma=2.6"},
+        {WorkFormat::rgba16, "unsharp=sigma=0.1:amount=5"}};
+    std::map<std::string, Image> first;
+    for (const KernelVariant& v : stencil::gaussian_variants()) {
+        cl.tuner().force(v.label());
+        uint32_t seed = 40;
+        for (const auto& [wf, chain] : chains)
+            for (const auto& [w, h] : sizes) {
+                check_filter({w, h, wf, chain}, ++seed);
+                std::mt19937 rng(seed);
+                const Image got = run_filter(cl, chain, random_image(w, h, wf, rng));
+                const std::string key = fmt::format("{} {}x{} {}", chain, w, h, to_string(wf));
+                if (!first.count(key))
+                    first.emplace(key, got);
+                else
+                    EXPECT_EQ(got.px, first.at(key).px) << key << " " << v.label();
+            }
+    }
+    cl.tuner().force("");
 }
 
 // ---- the processor: chains, ping-pong buffers, staging reuse ----

@@ -11,6 +11,7 @@
 #include "compute/chain.hpp"
 #include "compute/filter.hpp"
 #include "compute/registry.hpp"
+#include "compute/stencil_variants.hpp"
 #include "compute_test_util.hpp"
 #include "core/error.hpp"
 
@@ -280,6 +281,24 @@ TEST_F(ColorFilters, BoxIsExactMean) {
     EXPECT_EQ(max_diff(run_filter(cl, "box=radius=64", full), full, 0, 3, &where), 0) << where;
 }
 
+// Every tuned candidate (forced in turn), bit-exact, on sizes that are not multiples of a
+// work-item's block and on frames smaller than the window.
+TEST_F(ColorFilters, BoxEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    for (const KernelVariant& v : stencil::box_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 350;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}}) {
+            check("box=radius=1", w, h, WorkFormat::rgba8, ++seed, 0);
+            check("box=radius=5", w, h, WorkFormat::rgba8, ++seed, 0);
+            check("box=radius=6", w, h, WorkFormat::rgba16, ++seed, 0);
+            check("box=radius=64", w, h, WorkFormat::rgba16, ++seed, 0);
+        }
+    }
+    cl.tuner().force("");
+}
+
 TEST_F(ColorFilters, SharpenSizesAndExtremes) {
     uint32_t seed = 500;
     for (WorkFormat wf : kFormats) {
@@ -320,6 +339,31 @@ TEST_F(ColorFilters, SobelSizesAndBorders) {
             for (int x = 0; x < 6; ++x)
                 EXPECT_EQ(e.at(x, y, 0), (x == 2 || x == 3) ? 40 : 0) << x << "," << y;
     }
+}
+
+// Every tuned candidate of sharpen and sobel (forced in turn), on sizes that are not multiples
+// of a work-item's block.
+TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    for (const KernelVariant& v : stencil::sharpen_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 550;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}})
+            for (WorkFormat wf : kFormats) {
+                check("sharpen=radius=1:amount=1.5", w, h, wf, ++seed);
+                check("sharpen=radius=2:amount=0.7", w, h, wf, ++seed);
+            }
+    }
+    for (const KernelVariant& v : stencil::sobel_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 650;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}})
+            for (WorkFormat wf : kFormats)
+                check("sobel", w, h, wf, ++seed);
+    }
+    cl.tuner().force("");
 }
 
 TEST_F(ColorFilters, FullHd) {

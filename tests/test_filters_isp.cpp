@@ -9,6 +9,7 @@
 #include "compute/chain.hpp"
 #include "compute/filter.hpp"
 #include "compute/processor.hpp"
+#include "compute/stencil_variants.hpp"
 #include "compute_test_util.hpp"
 #include "core/error.hpp"
 #include "support/media.hpp"
@@ -390,6 +391,41 @@ TEST_F(Isp, MosaicBitExact) {
     const Image big = random_image(1920, 1080, WorkFormat::rgba8, rng);
     expect_frame(run_filter(cl, "mosaic=pattern=gbrg", of(big)).out, of(ref_mosaic(big, "gbrg")), 0,
                  "mosaic 1080p");
+}
+
+// Every tuned candidate (forced in turn) against the reference, on sizes that are not multiples
+// of a work-item's block (4 x PY) and on frames smaller than one block.
+TEST_F(Isp, DemosaicAndMosaicEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    const std::pair<int, int> sizes[] = {{67, 29}, {1, 1}, {3, 200}, {5, 6}, {9, 3}, {130, 7}};
+    for (const KernelVariant& v : stencil::demosaic_variants()) {
+        cl.tuner().force(v.label());
+        std::mt19937 rng(104);
+        for (bool deep : {false, true})
+            for (auto [w, h] : sizes)
+                for (const char* pattern : kPatterns)
+                    for (const char* method : {"mhc", "bilinear"}) {
+                        const Mono in = random_mono(w, h, deep, rng);
+                        const std::string chain =
+                            std::string("demosaic=method=") + method + ":pattern=" + pattern;
+                        expect_frame(run_filter(cl, chain, of(in)).out,
+                                     of(ref_demosaic(in, pattern, std::string(method) == "mhc")), 0,
+                                     what(chain, w, h, in.format()) + " " + v.label());
+                    }
+    }
+    for (const KernelVariant& v : stencil::mosaic_variants()) {
+        cl.tuner().force(v.label());
+        std::mt19937 rng(105);
+        for (WorkFormat wf : {WorkFormat::rgba8, WorkFormat::rgba16})
+            for (auto [w, h] : sizes)
+                for (const char* pattern : kPatterns) {
+                    const Image in = random_image(w, h, wf, rng);
+                    const std::string chain = std::string("mosaic=pattern=") + pattern;
+                    expect_frame(run_filter(cl, chain, of(in)).out, of(ref_mosaic(in, pattern)), 0,
+                                 what(chain, w, h, wf) + " " + v.label());
+                }
+    }
+    cl.tuner().force("");
 }
 
 // ---- point-wise stages, on colour and on mosaics ----

@@ -13,12 +13,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "compute/chain.hpp"
 #include "compute/filter.hpp"
+#include "compute/stencil_variants.hpp"
 #include "compute_test_util.hpp"
 #include "core/error.hpp"
 
@@ -220,6 +222,24 @@ TEST_F(NoiseFilters, MedianRemovesImpulseAtBorders) {
         }
 }
 
+// Every tuned candidate (forced in turn), bit-exact, on sizes that are not multiples of a
+// work-item's block, with ties.
+TEST_F(NoiseFilters, MedianEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    for (const KernelVariant& v : stencil::median_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 250;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {6, 5}})
+            for (WorkFormat wf : kFormats)
+                for (int r : {1, 2}) {
+                    check_median(noise_image(w, h, wf, ++seed), r);
+                    check_median(few_values_image(w, h, wf, ++seed), r);
+                }
+    }
+    cl.tuner().force("");
+}
+
 // ---- bilateral ----
 
 TEST_F(NoiseFilters, BilateralOddSizesBothFormats) {
@@ -247,6 +267,31 @@ TEST_F(NoiseFilters, BilateralLarge) {
     for (WorkFormat wf : kFormats)
         check_bilateral(structured_image(640, 480, wf, 500), 1, 0.1);
     check_bilateral(structured_image(1920, 1080, WorkFormat::rgba8, 501), 0.5, 0.1);
+}
+
+// Every tuned candidate (forced in turn): within 1 LSB of the reference and bit-identical to
+// the first candidate, on sizes that are not multiples of a work-item's block.
+TEST_F(NoiseFilters, BilateralEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    std::map<std::string, Image> first;
+    for (const KernelVariant& v : stencil::bilateral_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 450;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}})
+            for (auto [wf, ss] : {std::pair{WorkFormat::rgba8, 2.0}, {WorkFormat::rgba16, 1.2}}) {
+                const Image in = structured_image(w, h, wf, ++seed);
+                const std::string chain = fmt::format("bilateral=sigma_s={}:sigma_r=0.1", ss);
+                check(chain, in, ref_bilateral(in, ss, 0.1), 1);
+                const Image got = run_filter(cl, chain, in);
+                const std::string key = describe(chain, in);
+                if (!first.count(key))
+                    first.emplace(key, got);
+                else
+                    EXPECT_EQ(got.px, first.at(key).px) << key;
+            }
+    }
+    cl.tuner().force("");
 }
 
 // ---- oilpaint ----

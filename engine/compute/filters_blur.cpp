@@ -2,11 +2,13 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <memory>
 
 #include "compute/builtin_filters.hpp"
 #include "compute/chain.hpp"
 #include "compute/cl_args.hpp"
 #include "compute/filter.hpp"
+#include "compute/stencil_variants.hpp"
 #include "core/error.hpp"
 
 namespace vfx {
@@ -25,7 +27,21 @@ std::vector<double> gaussian_taps(double sigma) {
     return taps;
 }
 
+namespace stencil {
+
+std::vector<KernelVariant> gaussian_variants() {
+    return {{"-DPY=4", {32, 4}, {4, 4}},  {"-DPY=8", {32, 4}, {4, 8}},
+            {"-DPY=8", {64, 2}, {4, 8}},  {"-DPY=2", {64, 4}, {4, 2}},
+            {"-DPY=4", {16, 16}, {4, 4}}, {"-DPY=16", {32, 2}, {4, 16}}};
+}
+
+}  // namespace stencil
+
 namespace {
+
+// The largest radius the one-launch kernel (gaussian.cl's gaussian_strip) takes; larger ones
+// use the two-pass path.
+constexpr int kStripMaxRadius = 8;
 
 std::string work_options(WorkFormat f) {
     return f == WorkFormat::rgba16 ? "-DWORK16=1" : "-DWORK16=0";
@@ -124,11 +140,56 @@ private:
     std::array<size_t, 2> h_local_[2] = {};
 };
 
+// Radius <= kStripMaxRadius: the one-launch gaussian_strip (blur or unsharp mask), tuned.
+class GaussianStrip {
+public:
+    GaussianStrip(ClContext& cl, double sigma, bool unsharp, cl_float amount)
+        : unsharp_(unsharp),
+          amount_(amount),
+          kernel_("gaussian.cl", "gaussian_strip", stencil::gaussian_variants()) {
+        const std::vector<double> taps = gaussian_taps(sigma);
+        radius_ = static_cast<int>(taps.size() / 2);
+        std::vector<cl_float> w(taps.size());
+        for (size_t i = 0; i < taps.size(); ++i)
+            w[i] = static_cast<cl_float>(taps[i]);
+        weights_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w.size() * sizeof(cl_float),
+                             w.data());
+    }
+
+    static bool takes(double sigma) {
+        return static_cast<int>(gaussian_taps(sigma).size() / 2) <= kStripMaxRadius;
+    }
+
+    void enqueue(FilterIo& io) {
+        const std::string opts = fmt::format("{} -DRADIUS={} -DUNSHARP={}",
+                                             work_options(io.g.format), radius_, unsharp_ ? 1 : 0);
+        const auto pitch = static_cast<cl_int>(io.g.pitch);
+        io.events.push_back(kernel_.enqueue(
+            io.cl, io.queue, opts, io.g.width, io.g.height,
+            [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
+                         static_cast<cl_int>(io.g.height), weights_.get(), amount_);
+            }));
+        io.keep.push_back(weights_);
+    }
+
+private:
+    int radius_ = 0;
+    bool unsharp_;
+    cl_float amount_;
+    ClMem weights_;
+    TunedKernel kernel_;
+};
+
 class GaussianFilter final : public GpuFilter {
 public:
-    GaussianFilter(ClContext& cl, const FilterInstance& f) : blur_(cl, f.get_float("sigma")) {}
+    GaussianFilter(ClContext& cl, const FilterInstance& f) : blur_(cl, f.get_float("sigma")) {
+        if (GaussianStrip::takes(f.get_float("sigma")))
+            strip_ = std::make_unique<GaussianStrip>(cl, f.get_float("sigma"), false, 0.0f);
+    }
 
     void enqueue(FilterIo& io) override {
+        if (strip_) return strip_->enqueue(io);
         const size_t wi = work_index(io.g.format);
         if (!v_[wi]) {
             v_[wi] = io.cl.kernel("gaussian.cl", "gaussian_v", work_options(io.g.format));
@@ -140,6 +201,7 @@ public:
 
 private:
     SeparableGaussian blur_;
+    std::unique_ptr<GaussianStrip> strip_;
     ClKernel v_[2];
     std::array<size_t, 2> v_local_[2] = {};
 };
@@ -147,9 +209,13 @@ private:
 class UnsharpFilter final : public GpuFilter {
 public:
     UnsharpFilter(ClContext& cl, const FilterInstance& f)
-        : blur_(cl, f.get_float("sigma")), amount_(static_cast<cl_float>(f.get_float("amount"))) {}
+        : blur_(cl, f.get_float("sigma")), amount_(static_cast<cl_float>(f.get_float("amount"))) {
+        if (GaussianStrip::takes(f.get_float("sigma")))
+            strip_ = std::make_unique<GaussianStrip>(cl, f.get_float("sigma"), true, amount_);
+    }
 
     void enqueue(FilterIo& io) override {
+        if (strip_) return strip_->enqueue(io);
         const size_t wi = work_index(io.g.format);
         if (!v_[wi]) {
             v_[wi] = io.cl.kernel("unsharp.cl", "unsharp_v", work_options(io.g.format));
@@ -163,6 +229,7 @@ public:
 private:
     SeparableGaussian blur_;
     cl_float amount_;
+    std::unique_ptr<GaussianStrip> strip_;
     ClKernel v_[2];
     std::array<size_t, 2> v_local_[2] = {};
 };

@@ -9,152 +9,91 @@
 #include "compute/chain.hpp"
 #include "compute/cl_args.hpp"
 #include "compute/filter.hpp"
+#include "compute/stencil_variants.hpp"
 #include "core/error.hpp"
 
 namespace vfx {
+
+namespace stencil {
+
+std::vector<KernelVariant> box_variants() {
+    return {{"-DPY=16", {32, 4}, {4, 16}},
+            {"-DPY=8", {64, 4}, {4, 8}},
+            {"-DPY=32", {32, 2}, {4, 32}},
+            {"-DPY=16", {64, 2}, {4, 16}},
+            {"-DPY=4", {32, 8}, {4, 4}}};
+}
+
+std::vector<KernelVariant> sharpen_variants() {
+    return {{"-DPY=4", {32, 4}, {4, 4}},
+            {"-DPY=2", {64, 4}, {4, 2}},
+            {"-DPY=8", {32, 4}, {4, 8}},
+            {"-DPY=4", {64, 2}, {4, 4}},
+            {"-DPY=4", {16, 16}, {4, 4}}};
+}
+
+std::vector<KernelVariant> sobel_variants() {
+    return sharpen_variants();
+}
+
+}  // namespace stencil
 
 namespace {
 
 std::string work_options(WorkFormat f) {
     return f == WorkFormat::rgba16 ? "-DWORK16=1" : "-DWORK16=0";
 }
-size_t work_index(WorkFormat f) {
-    return f == WorkFormat::rgba16 ? 1 : 0;
-}
 
-// Local memory left to `k` on the device after its static use.
-size_t local_left(ClContext& cl, cl_kernel k) {
-    const size_t used = kernel_static_local(k, cl.device());
-    return cl.info().local_mem_bytes > used ? cl.info().local_mem_bytes - used : 0;
-}
-
-// Box mean through separable integer prefix sums (see kernels/box.cl): box_rows (frame ->
-// row prefix sums), box_cols (-> column prefix sums of the horizontal window sums), box_out.
-// Two uint4 scratch frames; the cost per pixel does not depend on the radius.
+// Box mean in one launch (kernels/box.cl's box_strip, built per radius), tuned.
 class BoxFilter final : public GpuFilter {
 public:
-    explicit BoxFilter(const FilterInstance& f) : radius_(static_cast<int>(f.get_int("radius"))) {}
+    explicit BoxFilter(const FilterInstance& f)
+        : radius_(static_cast<int>(f.get_int("radius"))),
+          kernel_("box.cl", "box_strip", stencil::box_variants()) {}
 
     void enqueue(FilterIo& io) override {
-        const size_t wi = work_index(io.g.format);
-        Kernels& k = k_[wi];
-        if (!k.rows) {
-            const std::string opt = work_options(io.g.format);
-            k.rows = io.cl.kernel("box.cl", "box_rows", opt);
-            k.cols = io.cl.kernel("box.cl", "box_cols", opt);
-            k.out = io.cl.kernel("box.cl", "box_out", opt);
-            k.rows_local = fit_local_2d(k.rows.get(), io.cl.device(), 256, 1);
-            k.cols_local = fit_local_2d(k.cols.get(), io.cl.device(), 16, 16);
-            k.out_local = fit_local_2d(k.out.get(), io.cl.device(), 32, 8);
-            // The scan tiles are local size x uint4; shrink the groups if the device is tiny.
-            while (k.rows_local[0] > 1 &&
-                   k.rows_local[0] * sizeof(cl_uint4) > local_left(io.cl, k.rows.get()))
-                k.rows_local[0] /= 2;
-            while (k.cols_local[1] > 1 && k.cols_local[0] * k.cols_local[1] * sizeof(cl_uint4) >
-                                              local_left(io.cl, k.cols.get()))
-                k.cols_local[1] /= 2;
-        }
-        const size_t need = size_t{io.g.width} * io.g.height * sizeof(cl_uint4);
-        if (scratch_bytes_ != need) {
-            pre_ = io.cl.buffer(CL_MEM_READ_WRITE, need);
-            col_ = io.cl.buffer(CL_MEM_READ_WRITE, need);
-            scratch_bytes_ = need;
-        }
-        const auto w = static_cast<cl_int>(io.g.width);
-        const auto h = static_cast<cl_int>(io.g.height);
         const auto pitch = static_cast<cl_int>(io.g.pitch);
-        const auto r = static_cast<cl_int>(radius_);
-
-        set_args(k.rows.get(), io.src, pitch, w, h,
-                 LocalMem{k.rows_local[0] * k.rows_local[1] * sizeof(cl_uint4)}, pre_.get());
-        io.events.push_back(
-            enqueue_2d(io.queue, k.rows.get(), k.rows_local[0], io.g.height, k.rows_local));
-
-        set_args(k.cols.get(), pre_.get(), w, h, r,
-                 LocalMem{k.cols_local[0] * k.cols_local[1] * sizeof(cl_uint4)}, col_.get());
-        io.events.push_back(
-            enqueue_2d(io.queue, k.cols.get(), io.g.width, k.cols_local[1], k.cols_local));
-
-        set_args(k.out.get(), col_.get(), w, h, r, io.src, pitch, io.dst, pitch);
-        io.events.push_back(
-            enqueue_2d(io.queue, k.out.get(), io.g.width, io.g.height, k.out_local));
-
-        io.keep.push_back(pre_);
-        io.keep.push_back(col_);
+        io.events.push_back(kernel_.enqueue(
+            io.cl, io.queue, fmt::format("{} -DRADIUS={}", work_options(io.g.format), radius_),
+            io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
+                         static_cast<cl_int>(io.g.height));
+            }));
     }
 
 private:
-    struct Kernels {
-        ClKernel rows, cols, out;
-        std::array<size_t, 2> rows_local{}, cols_local{}, out_local{};
-    };
     int radius_;
-    Kernels k_[2];
-    ClMem pre_, col_;
-    size_t scratch_bytes_ = 0;
+    TunedKernel kernel_;
 };
 
-// A one-pass stencil over a local tile with an apron of `apron` pixels of `elem` bytes each
-// (sharpen.cl, sobel.cl): arguments (src, src_pitch, dst, dst_pitch, width, height, extras...,
-// tile); `extras` sets arguments 6 .. 6 + n_extras - 1.
-class StencilFilter final : public GpuFilter {
+// sharpen.cl / sobel.cl: one launch over 4 x PY blocks, tuned; `options` are the filter's
+// own build options (e.g. "-DRADIUS=1"), `amount` is set after the frame arguments when
+// `has_amount`.
+class BlockStencil final : public GpuFilter {
 public:
-    StencilFilter(const char* file, const char* kernel, int apron, size_t elem, cl_int r,
-                  cl_float amount, bool has_extras)
-        : file_(file),
-          kernel_(kernel),
-          apron_(apron),
-          elem_(elem),
-          r_(r),
+    BlockStencil(const char* file, const char* kernel, std::string options,
+                 std::vector<KernelVariant> variants, bool has_amount, cl_float amount)
+        : options_(std::move(options)),
+          has_amount_(has_amount),
           amount_(amount),
-          has_extras_(has_extras) {}
+          kernel_(file, kernel, std::move(variants)) {}
 
     void enqueue(FilterIo& io) override {
-        const size_t wi = work_index(io.g.format);
-        if (!k_[wi]) {
-            k_[wi] = io.cl.kernel(file_, kernel_, work_options(io.g.format));
-            local_[wi] = fit_local_2d(k_[wi].get(), io.cl.device(), 16, 16);
-            const size_t avail = local_left(io.cl, k_[wi].get());
-            while (tile_bytes(local_[wi]) > avail) {
-                if (local_[wi][1] > 1)
-                    local_[wi][1] /= 2;
-                else if (local_[wi][0] > 1)
-                    local_[wi][0] /= 2;
-                else
-                    throw GpuError(fmt::format("{}: the device has too little local memory ({} "
-                                               "bytes)",
-                                               kernel_, avail),
-                                   CL_OUT_OF_RESOURCES);
-            }
-        }
-        cl_kernel k = k_[wi].get();
         const auto pitch = static_cast<cl_int>(io.g.pitch);
-        set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
-                 static_cast<cl_int>(io.g.height));
-        cl_uint next = 6;
-        if (has_extras_) {
-            set_arg(k, next++, r_);
-            set_arg(k, next++, amount_);
-        }
-        set_arg(k, next, LocalMem{tile_bytes(local_[wi])});
-        io.events.push_back(enqueue_2d(io.queue, k, io.g.width, io.g.height, local_[wi]));
+        io.events.push_back(kernel_.enqueue(
+            io.cl, io.queue, fmt::format("{} {}", work_options(io.g.format), options_), io.g.width,
+            io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
+                         static_cast<cl_int>(io.g.height));
+                if (has_amount_) set_arg(k, 6, amount_);
+            }));
     }
 
 private:
-    size_t tile_bytes(std::array<size_t, 2> local) const {
-        const auto a = static_cast<size_t>(2 * apron_);
-        return (local[0] + a) * (local[1] + a) * elem_;
-    }
-
-    const char* file_;
-    const char* kernel_;
-    int apron_;
-    size_t elem_;
-    cl_int r_;
+    std::string options_;
+    bool has_amount_;
     cl_float amount_;
-    bool has_extras_;
-    ClKernel k_[2];
-    std::array<size_t, 2> local_[2] = {};
+    TunedKernel kernel_;
 };
 
 }  // namespace
@@ -166,8 +105,7 @@ std::vector<FilterInfo> convolution_filters() {
         f.name = "box";
         f.help = "box blur: exact mean of the (2 radius + 1)^2 window, clamp to edge";
         f.params.push_back(
-            int_param("radius", 2, 1, 64,
-                      "half width of the square window in pixels (cost independent of it)"));
+            int_param("radius", 2, 1, 64, "half width of the square window in pixels"));
         f.factory = [](ClContext&, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
             return std::make_unique<BoxFilter>(inst);
         };
@@ -188,10 +126,9 @@ std::vector<FilterInfo> convolution_filters() {
         amount.help = "strength of the sharpening (0: none)";
         f.params.push_back(amount);
         f.factory = [](ClContext&, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
-            const auto radius = static_cast<cl_int>(inst.get_int("radius"));
-            return std::make_unique<StencilFilter>(
-                "sharpen.cl", "sharpen_apply", radius, sizeof(cl_float4), radius,
-                static_cast<cl_float>(inst.get_float("amount")), true);
+            return std::make_unique<BlockStencil>(
+                "sharpen.cl", "sharpen_apply", fmt::format("-DRADIUS={}", inst.get_int("radius")),
+                stencil::sharpen_variants(), true, static_cast<cl_float>(inst.get_float("amount")));
         };
         out.push_back(std::move(f));
     }
@@ -200,8 +137,8 @@ std::vector<FilterInfo> convolution_filters() {
         f.name = "sobel";
         f.help = "edges: sqrt(gx^2 + gy^2) / 4 of BT.709 luma (3x3 Sobel), to R = G = B";
         f.factory = [](ClContext&, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
-            return std::make_unique<StencilFilter>("sobel.cl", "sobel_apply", 1, sizeof(cl_float),
-                                                   0, 0.0f, false);
+            return std::make_unique<BlockStencil>("sobel.cl", "sobel_apply", "",
+                                                  stencil::sobel_variants(), false, 0.0f);
         };
         out.push_back(std::move(f));
     }

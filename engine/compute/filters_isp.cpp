@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "compute/stencil_variants.hpp"
+
 #include "core/error.hpp"
 
 namespace vfx {
@@ -56,40 +58,62 @@ void launch(FilterIo& io, const Launch& l) {
 
 }  // namespace isp
 
+namespace stencil {
+
+std::vector<KernelVariant> demosaic_variants() {
+    return {{"-DPY=2", {32, 8}, {4, 2}},  {"-DPY=4", {32, 4}, {4, 4}}, {"-DPY=2", {64, 4}, {4, 2}},
+            {"-DPY=2", {16, 16}, {4, 2}}, {"-DPY=4", {64, 2}, {4, 4}}, {"-DPY=8", {32, 4}, {4, 8}}};
+}
+
+std::vector<KernelVariant> mosaic_variants() {
+    return {{"-DPY=1", {64, 4}, {4, 1}},
+            {"-DPY=2", {32, 8}, {4, 2}},
+            {"-DPY=1", {128, 2}, {4, 1}},
+            {"-DPY=4", {32, 4}, {4, 4}}};
+}
+
+}  // namespace stencil
+
 namespace {
+
+// Sets a tuned ISP kernel's arguments 0..5 (see set_frame_args) and `extra` after them.
+void tuned_launch(FilterIo& io, TunedKernel& k, const std::string& options) {
+    io.events.push_back(
+        k.enqueue(io.cl, io.queue, options, io.g.width, io.g.height,
+                  [&](cl_kernel kern, std::array<size_t, 2>) { isp::set_frame_args(kern, io); }));
+}
 
 using namespace isp;
 
+// The pattern and method are build options: every site of a work-item's block is then known
+// at compile time (see demosaic.cl).
 class DemosaicFilter final : public GpuFilter {
 public:
     explicit DemosaicFilter(const FilterInstance& f)
-        : cfa_(cfa_code(f.get_enum("pattern"))), method_(f.get_enum("method") == "mhc" ? 0 : 1) {}
+        : options_(fmt::format("-DCFA={} -DMETHOD={}", cfa_code(f.get_enum("pattern")),
+                               f.get_enum("method") == "mhc" ? 0 : 1)),
+          kernel_("demosaic.cl", "demosaic", stencil::demosaic_variants()) {}
     void enqueue(FilterIo& io) override {
-        const Launch& l = cache_.get(io.cl, "demosaic.cl", "demosaic", format_options(io.g.format));
-        set_frame_args(l.kernel.get(), io);
-        set_arg(l.kernel.get(), 6, cl_int{cfa_});
-        set_arg(l.kernel.get(), 7, cl_int{method_});
-        launch(io, l);
+        tuned_launch(io, kernel_, format_options(io.g.format) + " " + options_);
     }
 
 private:
-    cl_int cfa_, method_;
-    KernelCache cache_;
+    std::string options_;
+    TunedKernel kernel_;
 };
 
 class MosaicFilter final : public GpuFilter {
 public:
-    explicit MosaicFilter(const FilterInstance& f) : cfa_(cfa_code(f.get_enum("pattern"))) {}
+    explicit MosaicFilter(const FilterInstance& f)
+        : options_(fmt::format("-DCFA={}", cfa_code(f.get_enum("pattern")))),
+          kernel_("mosaic.cl", "mosaic", stencil::mosaic_variants()) {}
     void enqueue(FilterIo& io) override {
-        const Launch& l = cache_.get(io.cl, "mosaic.cl", "mosaic", format_options(io.g.format));
-        set_frame_args(l.kernel.get(), io);
-        set_arg(l.kernel.get(), 6, cl_int{cfa_});
-        launch(io, l);
+        tuned_launch(io, kernel_, format_options(io.g.format) + " " + options_);
     }
 
 private:
-    cl_int cfa_;
-    KernelCache cache_;
+    std::string options_;
+    TunedKernel kernel_;
 };
 
 // The point-wise ISP stages (see compute/pointwise.hpp): one operation each, fused with their

@@ -1,31 +1,52 @@
 // The noise family: median and bilateral (kernels/median.cl, kernels/bilateral.cl).
 #include <cmath>
+#include <numbers>
 
 #include "compute/builtin_filters.hpp"
 #include "compute/chain.hpp"
+#include "compute/stencil_variants.hpp"
 #include "compute/tiled_stencil.hpp"
 
 namespace vfx {
-namespace {
 
-std::vector<size_t> pixel_tile(WorkFormat f) {
-    return {bytes_per_pixel(f)};
+namespace stencil {
+
+std::vector<KernelVariant> median_variants() {
+    return {{"-DPY=2", {32, 4}, {4, 2}}, {"-DPY=4", {32, 4}, {4, 4}},  {"-DPY=1", {64, 4}, {4, 1}},
+            {"-DPY=2", {64, 2}, {4, 2}}, {"-DPY=2", {16, 16}, {4, 2}}, {"-DPY=8", {32, 2}, {4, 8}}};
 }
 
+std::vector<KernelVariant> bilateral_variants() {
+    return {{"-DPY=1", {32, 4}, {4, 1}}, {"-DPY=2", {32, 4}, {4, 2}}, {"-DPY=1", {64, 2}, {4, 1}},
+            {"-DPY=1", {16, 8}, {4, 1}}, {"-DPY=2", {64, 2}, {4, 2}}, {"-DPY=4", {32, 2}, {4, 4}}};
+}
+
+}  // namespace stencil
+
+namespace {
+
+// One launch of median.cl (built per radius), tuned.
 class MedianFilter final : public GpuFilter {
 public:
     MedianFilter(ClContext&, const FilterInstance& f)
-        : stencil_("median.cl", "median", fmt::format("-DRADIUS={}", f.get_int("radius")),
-                   static_cast<int>(f.get_int("radius")), pixel_tile) {}
+        : radius_(static_cast<int>(f.get_int("radius"))),
+          kernel_("median.cl", "median", stencil::median_variants()) {}
 
     void enqueue(FilterIo& io) override {
-        cl_uint next = 0;
-        cl_kernel k = stencil_.prepare(io, next);
-        stencil_.launch(io, k);
+        const auto pitch = static_cast<cl_int>(io.g.pitch);
+        io.events.push_back(kernel_.enqueue(
+            io.cl, io.queue,
+            fmt::format("-DWORK16={} -DRADIUS={}", io.g.format == WorkFormat::rgba16 ? 1 : 0,
+                        radius_),
+            io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
+                         static_cast<cl_int>(io.g.height));
+            }));
     }
 
 private:
-    TiledStencil stencil_;
+    int radius_;
+    TunedKernel kernel_;
 };
 
 // Radius of the bilateral window: ceil(2 sigma_s).
@@ -33,41 +54,46 @@ int bilateral_radius(double sigma_s) {
     return static_cast<int>(std::ceil(2.0 * sigma_s));
 }
 
+// One launch of bilateral.cl built per radius, tuned.
 class BilateralFilter final : public GpuFilter {
 public:
     BilateralFilter(ClContext& cl, const FilterInstance& f)
         : sigma_r_(f.get_float("sigma_r")),
-          stencil_("bilateral.cl", "bilateral", "", bilateral_radius(f.get_float("sigma_s")),
-                   pixel_tile) {
+          radius_(bilateral_radius(f.get_float("sigma_s"))),
+          kernel_("bilateral.cl", "bilateral", stencil::bilateral_variants()) {
         const double s = f.get_float("sigma_s");
-        const int r = stencil_.radius();
-        const int d = 2 * r + 1;
-        std::vector<cl_float> w;
-        w.reserve(static_cast<size_t>(d) * static_cast<size_t>(d));
+        const int r = radius_;
+        std::vector<cl_float> ls;
+        ls.reserve(static_cast<size_t>(2 * r + 1) * static_cast<size_t>(2 * r + 1));
         for (int dy = -r; dy <= r; ++dy)
             for (int dx = -r; dx <= r; ++dx)
-                w.push_back(static_cast<cl_float>(
-                    std::exp(-static_cast<double>(dx * dx + dy * dy) / (2.0 * s * s))));
-        weights_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w.size() * sizeof(cl_float),
-                             w.data());
+                ls.push_back(static_cast<cl_float>(-static_cast<double>(dx * dx + dy * dy) /
+                                                   (2.0 * s * s) * std::numbers::log2e));
+        log_spatial_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 ls.size() * sizeof(cl_float), ls.data());
     }
 
     void enqueue(FilterIo& io) override {
-        cl_uint next = 0;
-        cl_kernel k = stencil_.prepare(io, next);
         const double max = io.g.format == WorkFormat::rgba16 ? 65535.0 : 255.0;
-        const auto k_range = static_cast<cl_float>(1.0 / (2.0 * sigma_r_ * sigma_r_ * max * max));
-        set_arg(k, next, weights_.get());
-        set_arg(k, next + 1, static_cast<cl_int>(stencil_.radius()));
-        set_arg(k, next + 2, k_range);
-        stencil_.launch(io, k);
-        io.keep.push_back(weights_);
+        const auto k2 =
+            static_cast<cl_float>(std::numbers::log2e / (2.0 * sigma_r_ * sigma_r_ * max * max));
+        const auto pitch = static_cast<cl_int>(io.g.pitch);
+        io.events.push_back(kernel_.enqueue(
+            io.cl, io.queue,
+            fmt::format("-DWORK16={} -DRADIUS={}", io.g.format == WorkFormat::rgba16 ? 1 : 0,
+                        radius_),
+            io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
+                         static_cast<cl_int>(io.g.height), log_spatial_.get(), k2);
+            }));
+        io.keep.push_back(log_spatial_);
     }
 
 private:
     double sigma_r_;
-    TiledStencil stencil_;
-    ClMem weights_;
+    int radius_;
+    TunedKernel kernel_;
+    ClMem log_spatial_;
 };
 
 }  // namespace
