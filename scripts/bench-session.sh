@@ -4,7 +4,7 @@
 # same GPU with the side-by-side table, and headless 4K playback against the decode-only rate
 # of the same clip.
 #   source .devpack/env.sh && bash scripts/bench-session.sh [--quick]
-# Expects .devpack/bin/{vfx,ffmpeg} and .media/4k-h264.mp4 (see BENCHMARKS.md). Results: $OUT.
+# Expects .devpack/bin/vfx (and test_* binaries, run at the end) and .media/4k-h264.mp4 (see BENCHMARKS.md). Results: $OUT.
 set -uo pipefail
 out=${OUT:-$PWD/bench-out}; mkdir -p "$out"
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
@@ -29,13 +29,18 @@ if [ "$quick" != "--quick" ]; then
 fi
 
 clip=.media/4k-h264.mp4
-log "decode only: ffmpeg -i clip -f null - (same FFmpeg libraries as vfx)"
-for i in 1 2; do
-  $bin/ffmpeg -hide_banner -benchmark -i "$clip" -f null - 2>&1 | grep -E "frame=.*fps|bench:" | tail -2 | tee -a "$out/summary.txt"
-done
+log "decode only: vfx bench --decode (the same demuxer, decoder and threads as play)"
+for i in 1 2; do $bin/vfx bench --decode "$clip" 2>&1 | tail -1 | tee -a "$out/summary.txt"; done
 for chain in "" "median=radius=1,unsharp=sigma=1:amount=0.5,histogram"; do
   for i in 1 2; do
     log "headless 4K play --clock fast, chain '$chain' (run $i)"
     $bin/vfx play --headless --clock fast --input "$clip" --chain "$chain" --report "$out/play-4k-$i-${#chain}.json" 2>&1 | tail -22 | tee -a "$out/summary.txt"
   done
+done
+
+log "kernel tests with NVIDIA's compiler (every tuned variant forced in turn)"
+for t in $bin/test_*; do
+  name=$(basename "$t")
+  VFX_TUNE=fixed VFX_SOURCE_DIR=$PWD timeout 300 "$t" --gtest_brief=1 > "$out/$name.log" 2>&1
+  echo "$name: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$out/$name.log" | tr '\n' ' ')" | tee -a "$out/summary.txt"
 done

@@ -1,10 +1,12 @@
 // `vfx bench`: the benchmark of every filter, the conversions and the default chain (see
 // engine/session/bench.hpp for the method), a table on stdout and JSON on request.
+#include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "decode/source.hpp"
 #include "options.hpp"
 #include "session/bench.hpp"
 #include "session/devices.hpp"
@@ -37,7 +39,35 @@ std::vector<std::string> split_list(const std::string& s) {
 
 }  // namespace
 
+// Decode-only: the source (same demuxer, decoder and threads as `play`) read to the end.
+int run_decode_only(const BenchCliOptions& o) {
+    SourceOptions so;
+    so.input = o.decode;
+    auto src = Source::open(so);
+    const auto start = std::chrono::steady_clock::now();
+    int64_t frames = 0;
+    while (src->next())
+        ++frames;
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double fps = s > 0 ? static_cast<double>(frames) / s : 0.0;
+    std::printf("decode only: %lld frames of %s (%dx%d %s) in %.3f s: %.1f fps\n",
+                static_cast<long long>(frames), o.decode.c_str(), src->info().width,
+                src->info().height, src->info().codec.c_str(), s, fps);
+    if (!o.json.empty())
+        write_json_file(o.json, nlohmann::json{{"input", o.decode},
+                                               {"frames", frames},
+                                               {"seconds", s},
+                                               {"fps", fps},
+                                               {"codec", src->info().codec}});
+    return 0;
+}
+
 int run_bench(const BenchCliOptions& o) {
+    if (!o.decode.empty()) {
+        if (!o.json.empty()) check_writable(o.json, "JSON");
+        return run_decode_only(o);
+    }
     BenchOptions bo;
     for (const std::string& s : o.sizes)
         bo.sizes.push_back(parse_size(s));

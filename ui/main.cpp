@@ -181,6 +181,9 @@ int main_impl(int argc, char** argv) {
     bn->add_option("--filters", bench.filters,
                    "Comma-separated filter names (also convert, fused, chain); default all");
     bn->add_option("--json", bench.json, "Write the results as JSON to FILE");
+    bn->add_option("--decode", bench.decode,
+                   "Instead: decode CLIP as fast as possible and report the decode-only frame "
+                   "rate (what headless playback is compared with)");
     bn->add_flag("--retune", bench.retune,
                  "Measure every auto-tuned kernel again and rewrite the tuning cache");
     bn->add_option("--runs", bench.runs, "Timed runs per case (default 100)")

@@ -52,6 +52,7 @@ struct BenchCliOptions {
     bool retune = false;             // measure every tuned kernel again, rewrite the cache
     int runs = 100, warmup = 10;
     std::optional<std::string> cl_device;
+    std::string decode;  // --decode CLIP: the decode-only frame rate of CLIP instead
 };
 
 struct FiltersOptions {
