@@ -599,10 +599,13 @@ echo "exit=$?"
     // Space again: it plays.
     EXPECT_GT(number_at(dir + "/playing.png", 640, 360), n + 1 + 50);
     // A click at 25% of the seek bar: 5 s into the 20 s clip (paused, so it stays there). The
-    // overlay is shown; the point sampled lies right of its panel.
-    const int clicked = number_at(dir + "/clicked.png", 1000, 300);
+    // overlay is shown: its "vfx" panel at the top left, its "timing" panel (440 px wide) at the
+    // top right, the transport bar at the bottom; the video is sampled in the gap between the
+    // panels, at the centre and low down, and both points show the same frame.
+    const int clicked = number_at(dir + "/clicked.png", 640, 360);
     EXPECT_GE(clicked, 50);
     EXPECT_LE(clicked, 51);
+    EXPECT_EQ(number_at(dir + "/clicked.png", 640, 640), clicked);
     EXPECT_NE(log_text.find("seek to", log_text.find("seek to") + 1), std::string::npos)
         << log_text;  // Right, then the click
 

@@ -479,16 +479,24 @@ void Overlay::histogram_panel(const OverlayState& s) {
     static const char* channel[] = {"R", "G", "B", "luma"};
     static const ImVec4 colours[] = {
         {1, 0.3f, 0.3f, 1}, {0.3f, 1, 0.3f, 1}, {0.4f, 0.5f, 1, 1}, {0.9f, 0.9f, 0.9f, 1}};
+    // ImGui draws at most one bar per pixel of the plot's width and skips the values between
+    // (at 195 px, 61 of 256 bins: a flat frame's one full bin could vanish), so the 256 bins
+    // are summed into as many as the width holds: 256, 128, 64 or 32.
+    const float width = 195 * scale_;
+    int shown = 256;
+    while (shown > 32 && static_cast<float>(shown) > width)
+        shown /= 2;
     auto plot = [&](const char* id, const Histogram& h, int c) {
         std::array<float, 256> bins{};
         float top = 1;
-        for (int i = 0; i < 256; ++i) {
-            bins[static_cast<size_t>(i)] = static_cast<float>(h.at(c, i));
+        const int fold = 256 / shown;
+        for (int i = 0; i < 256; ++i)
+            bins[static_cast<size_t>(i / fold)] += static_cast<float>(h.at(c, i));
+        for (int i = 0; i < shown; ++i)
             top = std::max(top, bins[static_cast<size_t>(i)]);
-        }
         ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colours[c]);
-        ImGui::PlotHistogram(id, bins.data(), 256, 0, channel[c], 0.0f, top,
-                             ImVec2(195 * scale_, 36 * scale_));
+        ImGui::PlotHistogram(id, bins.data(), shown, 0, channel[c], 0.0f, top,
+                             ImVec2(width, 36 * scale_));
         ImGui::PopStyleColor();
     };
     if (s.view_histograms) {
