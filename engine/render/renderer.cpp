@@ -767,11 +767,7 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VFX_VK(vkBeginCommandBuffer(cmd, &begin));
 
-    if (timestamps_) {
-        vkCmdResetQueryPool(cmd, query_pool_.get(), 2 * slot.index, 2);
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, query_pool_.get(),
-                            2 * slot.index);
-    }
+    if (timestamps_) vkCmdResetQueryPool(cmd, query_pool_.get(), 2 * slot.index, 2);
 
     const bool external = f && f->ownership == BufferOwnership::external;
     VkBufferMemoryBarrier qfo{};
@@ -789,6 +785,14 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
         vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                              VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, nullptr, 1, &qfo, 0,
                              nullptr);
+    }
+
+    if (timestamps_) {
+        // The start is stamped at the fragment stage, after the acquire: the wait semaphores
+        // block that stage, so the time is the video pass's own, not the wait for the OpenCL
+        // work of the frame (which its own stages already count).
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, query_pool_.get(),
+                            2 * slot.index);
     }
 
     const TargetImage& target = images_[image_index];

@@ -184,8 +184,9 @@ public:
     bool wait_frame(uint64_t serial, uint64_t timeout_ns = UINT64_MAX);  // false on timeout
     void wait_all();  // waits for every submitted frame (fences; not vkDeviceWaitIdle)
 
-    // GPU time of the most recent completed, drawn frame; nullopt before one, or when the queue
-    // cannot write timestamps.
+    // GPU time of the most recent completed, drawn frame: from the fragment stage after the
+    // frame's wait semaphores (so not the wait for OpenCL) to the end of its commands; nullopt
+    // before one, or when the queue cannot write timestamps.
     std::optional<FrameTiming> last_timing() const { return last_timing_; }
     bool timestamps_supported() const { return timestamps_; }
     // GPU time of one of the recent completed, drawn frames (the last few dozen serials), for
