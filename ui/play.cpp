@@ -152,6 +152,9 @@ int run_play(const PlayOptions& o) {
     po.paced = o.clock.empty() ? !headless || o.realtime : o.clock == "realtime";
     po.speed = o.speed;
     po.source.loop = o.loop;
+    // Room for the decoder's bursts (frame threading hands frames over in runs); live sources
+    // are clamped to one frame by the source itself.
+    po.source.queue_depth = std::max<size_t>(po.source.queue_depth, 8);
     po.kernels_dir = o.kernels_dir;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
