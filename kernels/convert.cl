@@ -30,14 +30,15 @@ inline float sample_at(__global const uchar* src, uint off, int pitch, int y, in
     return (float)((uint)row[i] >> shift);
 }
 
-__kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
-                      uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
-                      int height, int shift, float yoff, float yscale, float coff, float cscale,
-                      float rv, float gu, float gv, float bu) {
-    const int x = (int)get_global_id(0);
-    const int y = (int)get_global_id(1);
-    if (!in_frame(x, y, width, height)) return;
+#ifndef PX
+#define PX 1  // pixels per work-item along x (1, 2 or 4): the tuner chooses
+#endif
 
+// Pixel (x, y) in the working format.
+inline pix_t convert_one(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
+                         uint off2, int pitch2, int x, int y, int shift, float yoff,
+                         float yscale, float coff, float cscale, float rv, float gu, float gv,
+                         float bu) {
 #if LAYOUT == 3  // rgba: full-range samples, source alpha ignored (alpha = max)
     const float r = (sample_at(src, off0, pitch0, y, 4 * x + 0, shift) - yoff) * yscale;
     const float g = (sample_at(src, off0, pitch0, y, 4 * x + 1, shift) - yoff) * yscale;
@@ -73,5 +74,41 @@ __kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off
     float3 rgb = (float3)(yy + rv * cr, yy + gu * cb + gv * cr, yy + bu * cb);
 #endif
     rgb = clamp(rgb, 0.0f, 1.0f);
-    store_pix(dst, dst_pitch, x, y, unorm_to_pix((float4)(rgb, 1.0f)));
+    return unorm_to_pix((float4)(rgb, 1.0f));
+}
+
+// PX pixels per work-item; a whole group of PX is stored with one aligned vector store (x0 is
+// a multiple of PX and rows start 256-byte aligned).
+__kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
+                      uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
+                      int height, int shift, float yoff, float yscale, float coff, float cscale,
+                      float rv, float gu, float gv, float bu) {
+    const int x0 = (int)get_global_id(0) * PX;
+    const int y = (int)get_global_id(1);
+    if (y >= height || x0 >= width) return;
+#define ONE(x)                                                                                 \
+    convert_one(src, off0, pitch0, off1, pitch1, off2, pitch2, (x), y, shift, yoff, yscale, \
+                coff, cscale, rv, gu, gv, bu)
+    __global pix_t* row = (__global pix_t*)(dst + (size_t)y * (size_t)dst_pitch);
+#if PX == 4
+    if (x0 + 4 <= width) {
+#if WORK16
+        *(__global ushort16*)(row + x0) = (ushort16)(ONE(x0), ONE(x0 + 1), ONE(x0 + 2), ONE(x0 + 3));
+#else
+        *(__global uchar16*)(row + x0) = (uchar16)(ONE(x0), ONE(x0 + 1), ONE(x0 + 2), ONE(x0 + 3));
+#endif
+        return;
+    }
+#elif PX == 2
+    if (x0 + 2 <= width) {
+#if WORK16
+        *(__global ushort8*)(row + x0) = (ushort8)(ONE(x0), ONE(x0 + 1));
+#else
+        *(__global uchar8*)(row + x0) = (uchar8)(ONE(x0), ONE(x0 + 1));
+#endif
+        return;
+    }
+#endif
+    for (int x = x0; x < min(x0 + PX, width); ++x) row[x] = ONE(x);
+#undef ONE
 }

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <thread>
 
@@ -285,20 +285,23 @@ void FrameProcessor::ensure_staging(size_t bytes) {
     VFX_CL(clFlush(aux_.get()));
 }
 
-cl_kernel FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work,
-                                         std::array<size_t, 2>& local) {
-    const std::string options = fmt::format(
-        "-DWORK16={} -DLAYOUT={} -DSRC16={} -DCW={} -DCH={}", work == WorkFormat::rgba16 ? 1 : 0,
-        static_cast<int>(f.layout), f.bytes == 2 ? 1 : 0, f.chroma_w_log2, f.chroma_h_log2);
-    auto it = convert_.find(options);
-    if (it == convert_.end()) {
-        ConvertKernel k;
-        k.kernel = cl_.kernel("convert.cl", "convert", options);
-        k.local = fit_local_2d(k.kernel.get(), cl_.device(), 32, 8);
-        it = convert_.emplace(options, std::move(k)).first;
+TunedKernel& FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work,
+                                            std::string& options) {
+    options = fmt::format("-DWORK16={} -DLAYOUT={} -DSRC16={} -DCW={} -DCH={}",
+                          work == WorkFormat::rgba16 ? 1 : 0, static_cast<int>(f.layout),
+                          f.bytes == 2 ? 1 : 0, f.chroma_w_log2, f.chroma_h_log2);
+    std::unique_ptr<TunedKernel>& k = convert_[options];
+    if (!k) {
+        // Pixels per work-item (one vector store of 2 or 4 pixels) and group shapes.
+        k = std::make_unique<TunedKernel>("convert.cl", "convert",
+                                          std::vector<KernelVariant>{{"-DPX=1", {32, 8}, {1, 1}},
+                                                                     {"-DPX=2", {32, 8}, {2, 1}},
+                                                                     {"-DPX=4", {32, 8}, {4, 1}},
+                                                                     {"-DPX=4", {64, 4}, {4, 1}},
+                                                                     {"-DPX=2", {128, 2}, {2, 1}}});
     }
-    local = it->second.local;
-    return it->second.kernel.get();
+    k->prepare(cl_, options);
+    return *k;
 }
 
 cl_kernel FrameProcessor::mono_kernel(const char* name, const std::string& options,
@@ -399,8 +402,10 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     const std::string mono_options = fmt::format(
         "-DWORK16={} -DSRC16={}", is_deep(g.format) ? 1 : 0, frame.format.bytes == 2 ? 1 : 0);
     std::array<size_t, 2> local{}, display_local{};
-    cl_kernel conv = mosaic_source ? mono_kernel("gray_to_mono", mono_options, local)
-                                   : convert_kernel(frame.format, g.format, local);
+    cl_kernel conv = mosaic_source ? mono_kernel("gray_to_mono", mono_options, local) : nullptr;
+    std::string conv_options;
+    TunedKernel* conv_tuned =
+        mosaic_source ? nullptr : &convert_kernel(frame.format, g.format, conv_options);
     cl_kernel display =
         display_pass ? mono_kernel("mono_to_rgba", mono_options, display_local) : nullptr;
     if (n > 0 && !(scratch_geometry_ == g)) {
@@ -474,19 +479,26 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     const cl_int pitch[3] = {static_cast<cl_int>(planes[0].row_bytes),
                              static_cast<cl_int>(planes.size() > 1 ? planes[1].row_bytes : 0),
                              static_cast<cl_int>(planes.size() > 2 ? planes[2].row_bytes : 0)};
-    if (mosaic_source)
+    const cl_event upload_ev = upload.get();
+    const auto after_upload =
+        unified_ ? std::span<const cl_event>(&upload_ev, 1) : std::span<const cl_event>();
+    ClEvent converted;
+    if (mosaic_source) {
         set_args(conv, src, off[0], pitch[0], conv_dst, static_cast<cl_int>(conv_g.pitch),
                  static_cast<cl_int>(g.width), static_cast<cl_int>(g.height),
                  static_cast<cl_int>(frame.format.shift), c.yscale);
-    else
-        set_args(conv, src, off[0], pitch[0], off[1], pitch[1], off[2], pitch[2], conv_dst,
-                 static_cast<cl_int>(conv_g.pitch), static_cast<cl_int>(g.width),
-                 static_cast<cl_int>(g.height), static_cast<cl_int>(frame.format.shift), c.yoff,
-                 c.yscale, c.coff, c.cscale, c.rv, c.gu, c.gv, c.bu);
-    const cl_event upload_ev = upload.get();
-    ClEvent converted = enqueue_2d(
-        q, conv, g.width, g.height, local,
-        unified_ ? std::span<const cl_event>(&upload_ev, 1) : std::span<const cl_event>());
+        converted = enqueue_2d(q, conv, g.width, g.height, local, after_upload);
+    } else {
+        converted = conv_tuned->enqueue(
+            cl_, q, conv_options, g.width, g.height,
+            [&](cl_kernel k, std::array<size_t, 2>) {
+                set_args(k, src, off[0], pitch[0], off[1], pitch[1], off[2], pitch[2], conv_dst,
+                         static_cast<cl_int>(conv_g.pitch), static_cast<cl_int>(g.width),
+                         static_cast<cl_int>(g.height), static_cast<cl_int>(frame.format.shift),
+                         c.yoff, c.yscale, c.coff, c.cscale, c.rv, c.gu, c.gv, c.bu);
+            },
+            after_upload);
+    }
     out.stages_.push_back({"convert", converted, converted});
     out.done_ = converted;
 

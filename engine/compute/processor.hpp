@@ -217,7 +217,9 @@ private:
     void make_filters();
     void ensure_staging(size_t bytes);
     void release_staging(Staging& s);
-    cl_kernel convert_kernel(const SourceFormat& f, WorkFormat work, std::array<size_t, 2>& local);
+    // The conversion for a source shape (built and prepared; `options` receives its common
+    // build options).
+    TunedKernel& convert_kernel(const SourceFormat& f, WorkFormat work, std::string& options);
 
     ClContext& cl_;
     Chain chain_;
@@ -236,7 +238,7 @@ private:
         ClKernel kernel;
         std::array<size_t, 2> local{};
     };
-    std::map<std::string, ConvertKernel> convert_;
+    std::map<std::string, std::unique_ptr<TunedKernel>> convert_;
     std::map<std::string, ConvertKernel> mono_;  // mono.cl: gray_to_mono, mono_to_rgba
     std::vector<std::shared_ptr<PendingFrame::Pinned>> pinned_;  // histogram read-back blocks
     cl_kernel mono_kernel(const char* name, const std::string& options,

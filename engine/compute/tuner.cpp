@@ -197,33 +197,39 @@ TunedKernel::TunedKernel(std::string file, std::string kernel, std::vector<Kerne
     if (variants_.empty()) fail("{}: no kernel variants", kernel_);
 }
 
+void TunedKernel::prepare(ClContext& cl, const std::string& options) {
+    (void)built(cl, options);
+}
+
+TunedKernel::Built& TunedKernel::built(ClContext& cl, const std::string& options) {
+    auto it = built_.find(options);
+    if (it != built_.end()) return it->second;
+    Built b;
+    const size_t avail_local = cl.info().local_mem_bytes;
+    for (size_t i = 0; i < variants_.size(); ++i) {
+        const KernelVariant& v = variants_[i];
+        const std::string opts =
+            v.options.empty() ? options : fmt::format("{} {}", options, v.options);
+        ClKernel k = cl.kernel(file_, kernel_.c_str(), opts);
+        const size_t group = v.local[0] * v.local[1];
+        const size_t local =
+            kernel_static_local(k.get(), cl.device()) + (local_bytes_ ? local_bytes_(v.local) : 0);
+        if (group > kernel_max_group(k.get(), cl.device()) || local > avail_local) continue;
+        b.usable.push_back(i);
+        b.kernels.push_back(std::move(k));
+    }
+    if (b.usable.empty())
+        throw GpuError(fmt::format("{} ({}): no variant fits this device's work-group or "
+                                   "local memory limits",
+                                   kernel_, options),
+                       CL_OUT_OF_RESOURCES);
+    return built_.emplace(options, std::move(b)).first->second;
+}
+
 ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::string& options,
                              uint32_t width, uint32_t height, const SetArgs& set_args,
                              std::span<const cl_event> wait) {
-    auto it = built_.find(options);
-    if (it == built_.end()) {
-        Built b;
-        const size_t avail_local = cl.info().local_mem_bytes;
-        for (size_t i = 0; i < variants_.size(); ++i) {
-            const KernelVariant& v = variants_[i];
-            const std::string opts =
-                v.options.empty() ? options : fmt::format("{} {}", options, v.options);
-            ClKernel k = cl.kernel(file_, kernel_.c_str(), opts);
-            const size_t group = v.local[0] * v.local[1];
-            const size_t local = kernel_static_local(k.get(), cl.device()) +
-                                 (local_bytes_ ? local_bytes_(v.local) : 0);
-            if (group > kernel_max_group(k.get(), cl.device()) || local > avail_local) continue;
-            b.usable.push_back(i);
-            b.kernels.push_back(std::move(k));
-        }
-        if (b.usable.empty())
-            throw GpuError(fmt::format("{} ({}): no variant fits this device's work-group or "
-                                       "local memory limits",
-                                       kernel_, options),
-                           CL_OUT_OF_RESOURCES);
-        it = built_.emplace(options, std::move(b)).first;
-    }
-    Built& b = it->second;
+    Built& b = built(cl, options);
     if (const uint64_t gen = cl.tuner().generation(); gen != b.generation) {
         b.choice.clear();
         b.generation = gen;

@@ -109,10 +109,16 @@ public:
                     uint32_t width, uint32_t height, const SetArgs& set_args,
                     std::span<const cl_event> wait = {});
 
+    // Builds the candidates for `options` now (enqueue() does it on first use otherwise), so
+    // that a build failure comes before any other work of the caller.
+    void prepare(ClContext& cl, const std::string& options);
+
     // The variant chosen for the last enqueue (for reports); null before the first.
     const KernelVariant* last_choice() const { return last_; }
 
 private:
+    struct Built;
+    Built& built(ClContext& cl, const std::string& options);
     struct Built {
         std::vector<size_t> usable;  // indices into variants_ that fit the device
         std::vector<ClKernel> kernels;
