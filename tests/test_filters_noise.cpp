@@ -338,6 +338,25 @@ TEST_F(NoiseFilters, OilpaintBinEdgesAndTies) {
     }
 }
 
+// Every tuned candidate (forced in turn), bit-exact, on sizes that are not multiples of a
+// work-group's block, with both packed-count widths (radius 7: 8-bit fields; 8: 16-bit).
+TEST_F(NoiseFilters, OilpaintEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    for (const KernelVariant& v : stencil::oilpaint_variants()) {
+        cl.tuner().force(v.label());
+        SCOPED_TRACE(v.label());
+        uint32_t seed = 950;
+        for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 70}, {130, 7}})
+            for (WorkFormat wf : kFormats) {
+                check_oilpaint(noise_image(w, h, wf, ++seed), 4, 16);
+                check_oilpaint(structured_image(w, h, wf, ++seed), 2, 5);
+            }
+        check_oilpaint(few_values_image(41, 37, WorkFormat::rgba8, ++seed), 7, 64);
+        check_oilpaint(noise_image(41, 37, WorkFormat::rgba16, ++seed), 8, 3);
+    }
+    cl.tuner().force("");
+}
+
 TEST_F(NoiseFilters, OilpaintLarge) {
     for (WorkFormat wf : kFormats)
         check_oilpaint(structured_image(640, 480, wf, 900), 2, 16);

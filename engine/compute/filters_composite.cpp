@@ -38,7 +38,8 @@ private:
 };
 
 // histogram: counts into a fresh device buffer per frame (frames in flight each have theirs),
-// handed to the processor through FilterIo::histogram_out.
+// handed to the processor through FilterIo::histogram_out. A fixed grid of work-groups that
+// loop over the frame's rows (kernels/histogram.cl).
 class HistogramFilter final : public GpuFilter {
 public:
     void enqueue(FilterIo& io) override {
@@ -59,8 +60,9 @@ public:
         io.events.push_back(filled);
         set_frame_args(l.kernel.get(), io);
         set_arg(l.kernel.get(), 6, counts.get());
-        set_arg(l.kernel.get(), 7, LocalMem{1024 * sizeof(cl_uint)});
-        launch(io, l);
+        io.events.push_back(
+            enqueue_groups(io.queue, l.kernel.get(),
+                           histogram_groups(io.cl.info().compute_units, io.g.height), l.local));
         io.keep.push_back(counts);
         if (io.histogram_out) *io.histogram_out = counts;
     }

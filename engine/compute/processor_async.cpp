@@ -408,8 +408,10 @@ void FrameProcessor::enqueue_view(PendingFrame& out, cl_mem input, const FrameGe
                 events.push_back(filled);
                 set_args(k.kernel.get(), src, static_cast<cl_int>(sg.pitch),
                          static_cast<cl_int>(sg.width), static_cast<cl_int>(sg.height),
-                         counts.get(), LocalMem{sizeof(Histogram::counts)});
-                events.push_back(enqueue_2d(q, k.kernel.get(), sg.width, sg.height, k.local));
+                         counts.get());
+                events.push_back(
+                    enqueue_groups(q, k.kernel.get(),
+                                   histogram_groups(cl_.info().compute_units, sg.height), k.local));
                 host = pinned_block();
                 ClEvent read;
                 VFX_CL(clEnqueueReadBuffer(q, counts.get(), CL_FALSE, 0, sizeof(Histogram::counts),

@@ -17,5 +17,6 @@ std::vector<KernelVariant> sharpen_variants();    // sharpen.cl: 4 x PY pixels p
 std::vector<KernelVariant> sobel_variants();      // sobel.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> median_variants();     // median.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> bilateral_variants();  // bilateral.cl: 4 x PY per work-item
+std::vector<KernelVariant> oilpaint_variants();   // oilpaint.cl: 1 x PY per work-item
 
 }  // namespace vfx::stencil
