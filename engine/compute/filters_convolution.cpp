@@ -16,6 +16,15 @@ namespace vfx {
 
 namespace stencil {
 
+size_t tile_local_bytes(const KernelVariant& v, const std::string& options, int apron_quads,
+                        int radius, size_t h_bytes) {
+    if (v.options.find("-DLM=1") == std::string::npos) return 0;
+    const size_t quad = options.find("-DWORK16=1") != std::string::npos ? 32 : 16;
+    const size_t rows = v.local[1] * v.per_item[1] + 2 * static_cast<size_t>(radius);
+    const size_t staged = (v.local[0] + 2 * static_cast<size_t>(apron_quads)) * quad;
+    return rows * (staged + 4 * v.local[0] * h_bytes);
+}
+
 std::vector<KernelVariant> box_variants() {
     return {{"-DPY=16", {32, 4}, {4, 16}},
             {"-DPY=8", {64, 4}, {4, 8}},
