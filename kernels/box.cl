@@ -46,6 +46,81 @@ inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int widt
     }
 }
 
+#if defined(LM) && LM
+// Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the
+// group's tile is 4 LX columns x LY PY rows; its input rows (+ R above and below, clamped) and
+// BL_H quads left and right come into __local once as aligned quads; the horizontal window sums
+// are made ONCE per tile row and quad column into __local (column 4 q + c at c LX + q), then
+// each work-item slides its vertical sums down its PY rows from __local. All sums exact in
+// uint (modulo 2^32, exact at the end), so the frame is the same as box_strip's below.
+#define BL_H ((RADIUS + 3) / 4)         // staged quads each side
+#define BL_TQ (LX + 2 * BL_H)           // staged quads per row
+#define BL_TH (LY * PY)                 // output rows per tile
+#define BL_ROWS (BL_TH + 2 * RADIUS)    // input rows per tile
+#define BL_TW (4 * LX)                  // output columns per tile
+
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height) {
+    __local quad_t in_t[BL_ROWS * BL_TQ];
+    __local uint4 h_t[BL_ROWS * BL_TW];
+    const int lx = (int)get_local_id(0);
+    const int ly = (int)get_local_id(1);
+    const int tx = (int)get_group_id(0) * BL_TW;
+    const int ty = (int)get_group_id(1) * BL_TH;
+    for (int i = ly * LX + lx; i < BL_ROWS * BL_TQ; i += LX * LY) {
+        const int row = i / BL_TQ;
+        const int q = i - row * BL_TQ;
+        in_t[i] = load_quad(src, src_pitch, tx + 4 * (q - BL_H),
+                            clamp_y(ty - RADIUS + row, height), width);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local const pix_t* px = (__local const pix_t*)in_t;
+    for (int row = ly; row < BL_ROWS; row += LY) {
+        // pixel 4 lx + t of the tile is px[row * 4 BL_TQ + 4 (lx + BL_H) + t]
+        __local const pix_t* rp = px + row * 4 * BL_TQ + 4 * (lx + BL_H);
+        uint4 s = (uint4)(0u);
+        for (int t = -RADIUS; t <= RADIUS; ++t) s += convert_uint4(rp[t]);
+        h_t[row * BL_TW + lx] = s;
+#pragma unroll
+        for (int c = 1; c < 4; ++c) {
+            s += convert_uint4(rp[c + RADIUS]) - convert_uint4(rp[c - 1 - RADIUS]);
+            h_t[row * BL_TW + c * LX + lx] = s;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int xa = tx + 4 * lx;
+    if (xa >= width) return;
+    const int t0 = ly * PY;
+    uint4 v[4] = {(uint4)(0u), (uint4)(0u), (uint4)(0u), (uint4)(0u)};
+    for (int k = 0; k <= 2 * RADIUS; ++k) {
+#pragma unroll
+        for (int c = 0; c < 4; ++c) v[c] += h_t[(t0 + k) * BL_TW + c * LX + lx];
+    }
+    for (int i = 0; i < PY; ++i) {
+        const int y = ty + t0 + i;
+        if (y >= height) break;
+        const quad_t in = load_quad(src, src_pitch, xa, y, width);
+        pix_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            o[c] = convert_pix_sat_rte(convert_float4((2u * v[c] + BX_N) / (2u * BX_N)));
+        }
+        o[0].w = in.lo.lo.w;
+        o[1].w = in.lo.hi.w;
+        o[2].w = in.hi.lo.w;
+        o[3].w = in.hi.hi.w;
+        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+        if (i + 1 < PY) {
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                v[c] += h_t[(t0 + i + 2 * RADIUS + 1) * BL_TW + c * LX + lx] -
+                        h_t[(t0 + i) * BL_TW + c * LX + lx];
+        }
+    }
+}
+#else
 __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
                         int dst_pitch, int width, int height) {
     const int xa = (int)get_global_id(0) * 4;
@@ -82,3 +157,4 @@ __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar
         }
     }
 }
+#endif  // LM

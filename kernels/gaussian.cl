@@ -47,6 +47,91 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_NQ (2 * GS_HALF + 1)      // quads per input row
 #define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
 
+#if defined(LM) && LM
+// Local-memory version (-DLM=1 -DLX=.. -DLY=.. -DPY=..; work-group LX x LY, each work-item
+// still makes a 4 x PY block): the group's tile is 4 LX columns x LY PY rows. Its input rows
+// (tile + r above and below, clamped) and the GS_HALF quads left and right come into __local
+// once, as aligned quads loaded by every work-item; the horizontal pass runs ONCE per tile row
+// and quad column into __local (column 4 q + c stored at c LX + q: the vertical reads of
+// neighbouring work-items are neighbouring float4s); then each work-item runs its vertical
+// pass from __local. Per output pixel the arithmetic is the same as below, in the same order
+// (the same horizontal taps, then the fma chain over vertical taps 0 .. 2r), so the frame is
+// bit-identical to the no-local-memory candidates.
+#define GL_TQ (LX + 2 * GS_HALF)      // quads per staged input row
+#define GL_TH (LY * PY)               // output rows per tile
+#define GL_ROWS (GL_TH + 2 * RADIUS)  // input rows per tile
+#define GL_TW (4 * LX)                // output columns per tile
+
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height, __constant float* wt, float amount) {
+    __local quad_t in_t[GL_ROWS * GL_TQ];
+    __local float4 h_t[GL_ROWS * GL_TW];
+    const int lx = (int)get_local_id(0);
+    const int ly = (int)get_local_id(1);
+    const int tx = (int)get_group_id(0) * GL_TW;
+    const int ty = (int)get_group_id(1) * GL_TH;
+    for (int i = ly * LX + lx; i < GL_ROWS * GL_TQ; i += LX * LY) {
+        const int row = i / GL_TQ;
+        const int q = i - row * GL_TQ;
+        in_t[i] = load_quad(src, src_pitch, tx + 4 * (q - GS_HALF),
+                            clamp_y(ty - RADIUS + row, height), width);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int row = ly; row < GL_ROWS; row += LY) {
+        float4 p[4 * GS_NQ];
+#pragma unroll
+        for (int q = 0; q < GS_NQ; ++q) {
+            const quad_t v = in_t[row * GL_TQ + lx + q];
+            p[4 * q] = convert_float4(v.lo.lo);
+            p[4 * q + 1] = convert_float4(v.lo.hi);
+            p[4 * q + 2] = convert_float4(v.hi.lo);
+            p[4 * q + 3] = convert_float4(v.hi.hi);
+        }
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int m = GS_OFF + RADIUS + c;
+            float4 s = p[m] * wt[RADIUS];
+#pragma unroll
+            for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
+            h_t[row * GL_TW + c * LX + lx] = s;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int xa = tx + 4 * lx;
+    if (xa >= width) return;
+#pragma unroll
+    for (int i = 0; i < PY; ++i) {
+        const int y = ty + ly * PY + i;
+        if (y >= height) break;
+        const int t = ly * PY + i;  // this output row's first input row in the tile
+        float4 acc[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[c] = h_t[t * GL_TW + c * LX + lx] * wt[0];
+#pragma unroll
+        for (int k = 1; k <= 2 * RADIUS; ++k) {
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                acc[c] = fma((float4)(wt[k]), h_t[(t + k) * GL_TW + c * LX + lx], acc[c]);
+        }
+        const quad_t in = load_quad(src, src_pitch, xa, y, width);
+        pix_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const pix_t pin = c == 0 ? in.lo.lo : c == 1 ? in.lo.hi : c == 2 ? in.hi.lo : in.hi.hi;
+#if UNSHARP
+            const float4 v = pix_to_float(pin);
+            o[c] = float_to_pix(v + amount * (v - acc[c]));
+#else
+            o[c] = float_to_pix(acc[c]);
+#endif
+            o[c].w = pin.w;
+        }
+        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+    }
+}
+#else
 __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
                              int dst_pitch, int width, int height, __constant float* wt,
                              float amount) {
@@ -109,4 +194,5 @@ __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global 
         store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
     }
 }
+#endif  // LM
 #endif

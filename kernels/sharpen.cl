@@ -15,6 +15,79 @@
 #define PY 4
 #endif
 
+#if defined(LM) && LM
+// Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the
+// group's tile (4 LX x LY PY, + R rows above and below, clamped, + 1 quad left and right)
+// comes into __local once as aligned quads; the horizontal sums are made ONCE per tile row and
+// quad column into __local (column 4 q + c at c LX + q), then each work-item adds its vertical
+// windows from __local. The sums are of integers below 2^24, exact in float in any order, so
+// the frame is the same as sharpen_apply's below.
+#define SL_TQ (LX + 2)               // staged quads per row
+#define SL_TH (LY * PY)              // output rows per tile
+#define SL_ROWS (SL_TH + 2 * RADIUS) // input rows per tile
+#define SL_TW (4 * LX)               // output columns per tile
+
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void sharpen_apply(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height, float amount) {
+    __local quad_t in_t[SL_ROWS * SL_TQ];
+    __local float4 h_t[SL_ROWS * SL_TW];
+    const int lx = (int)get_local_id(0);
+    const int ly = (int)get_local_id(1);
+    const int tx = (int)get_group_id(0) * SL_TW;
+    const int ty = (int)get_group_id(1) * SL_TH;
+    for (int i = ly * LX + lx; i < SL_ROWS * SL_TQ; i += LX * LY) {
+        const int row = i / SL_TQ;
+        const int q = i - row * SL_TQ;
+        in_t[i] = load_quad(src, src_pitch, tx + 4 * (q - 1), clamp_y(ty - RADIUS + row, height),
+                            width);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int row = ly; row < SL_ROWS; row += LY) {
+        const quad_t l = in_t[row * SL_TQ + lx];
+        const quad_t m = in_t[row * SL_TQ + lx + 1];
+        const quad_t r = in_t[row * SL_TQ + lx + 2];
+        float4 p[12] = {convert_float4(l.lo.lo), convert_float4(l.lo.hi), convert_float4(l.hi.lo),
+                        convert_float4(l.hi.hi), convert_float4(m.lo.lo), convert_float4(m.lo.hi),
+                        convert_float4(m.hi.lo), convert_float4(m.hi.hi), convert_float4(r.lo.lo),
+                        convert_float4(r.lo.hi), convert_float4(r.hi.lo), convert_float4(r.hi.hi)};
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            float4 s = p[4 + c - RADIUS];
+#pragma unroll
+            for (int k = 1 - RADIUS; k <= RADIUS; ++k) s += p[4 + c + k];
+            h_t[row * SL_TW + c * LX + lx] = s;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int xa = tx + 4 * lx;
+    if (xa >= width) return;
+    const float n = (float)((2 * RADIUS + 1) * (2 * RADIUS + 1));
+#pragma unroll
+    for (int i = 0; i < PY; ++i) {
+        const int t = ly * PY + i;
+        const int y = ty + t;
+        if (y >= height) break;
+        const quad_t centre = in_t[(t + RADIUS) * SL_TQ + lx + 1];
+        pix_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            float4 sum = h_t[t * SL_TW + c * LX + lx];
+#pragma unroll
+            for (int k = 1; k <= 2 * RADIUS; ++k) sum += h_t[(t + k) * SL_TW + c * LX + lx];
+            const pix_t pin = c == 0   ? centre.lo.lo
+                              : c == 1 ? centre.lo.hi
+                              : c == 2 ? centre.hi.lo
+                                       : centre.hi.hi;
+            const float4 v = pix_to_float(pin);
+            o[c] = float_to_pix(v + amount * (v - sum / n));
+            o[c].w = pin.w;
+        }
+        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+    }
+}
+#else
 __kernel void sharpen_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
                             int dst_pitch, int width, int height, float amount) {
     const int xa = (int)get_global_id(0) * 4;
@@ -64,3 +137,4 @@ __kernel void sharpen_apply(__global const uchar* src, int src_pitch, __global u
         store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
     }
 }
+#endif  // LM

@@ -30,9 +30,17 @@ std::vector<double> gaussian_taps(double sigma) {
 namespace stencil {
 
 std::vector<KernelVariant> gaussian_variants() {
-    return {{"-DPY=4", {32, 4}, {4, 4}},  {"-DPY=8", {32, 4}, {4, 8}},
-            {"-DPY=8", {64, 2}, {4, 8}},  {"-DPY=2", {64, 4}, {4, 2}},
-            {"-DPY=4", {16, 16}, {4, 4}}, {"-DPY=16", {32, 2}, {4, 16}}};
+    return {{"-DPY=4", {32, 4}, {4, 4}},
+            {"-DPY=8", {32, 4}, {4, 8}},
+            {"-DPY=8", {64, 2}, {4, 8}},
+            {"-DPY=2", {64, 4}, {4, 2}},
+            {"-DPY=4", {16, 16}, {4, 4}},
+            {"-DPY=16", {32, 2}, {4, 16}},
+            // Local memory (gaussian.cl's LM path): the horizontal pass once per tile row.
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2", {16, 8}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
+            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}}};
 }
 
 }  // namespace stencil
@@ -146,9 +154,14 @@ public:
     GaussianStrip(ClContext& cl, double sigma, bool unsharp, cl_float amount)
         : unsharp_(unsharp),
           amount_(amount),
-          kernel_("gaussian.cl", "gaussian_strip", stencil::gaussian_variants()) {
+          radius_(static_cast<int>(gaussian_taps(sigma).size() / 2)),
+          kernel_("gaussian.cl", "gaussian_strip", stencil::gaussian_variants(),
+                  [r = radius_](const KernelVariant& v, const std::string& options) {
+                      // GS_HALF quads each side; one float4 per tile pixel.
+                      return stencil::tile_local_bytes(v, options, (r + 3) / 4, r,
+                                                       sizeof(cl_float4));
+                  }) {
         const std::vector<double> taps = gaussian_taps(sigma);
-        radius_ = static_cast<int>(taps.size() / 2);
         std::vector<cl_float> w(taps.size());
         for (size_t i = 0; i < taps.size(); ++i)
             w[i] = static_cast<cl_float>(taps[i]);
@@ -174,9 +187,9 @@ public:
     }
 
 private:
-    int radius_ = 0;
     bool unsharp_;
     cl_float amount_;
+    int radius_ = 0;
     ClMem weights_;
     TunedKernel kernel_;
 };

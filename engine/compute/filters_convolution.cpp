@@ -16,12 +16,26 @@ namespace vfx {
 
 namespace stencil {
 
+size_t tile_local_bytes(const KernelVariant& v, const std::string& options, int apron_quads,
+                        int radius, size_t h_bytes) {
+    if (v.options.find("-DLM=1") == std::string::npos) return 0;
+    const size_t quad = options.find("-DWORK16=1") != std::string::npos ? 32 : 16;
+    const size_t rows = v.local[1] * v.per_item[1] + 2 * static_cast<size_t>(radius);
+    const size_t staged = (v.local[0] + 2 * static_cast<size_t>(apron_quads)) * quad;
+    return rows * (staged + 4 * v.local[0] * h_bytes);
+}
+
 std::vector<KernelVariant> box_variants() {
     return {{"-DPY=16", {32, 4}, {4, 16}},
             {"-DPY=8", {64, 4}, {4, 8}},
             {"-DPY=32", {32, 2}, {4, 32}},
             {"-DPY=16", {64, 2}, {4, 16}},
-            {"-DPY=4", {32, 8}, {4, 4}}};
+            {"-DPY=4", {32, 8}, {4, 4}},
+            // Local memory (the kernel's LM path): horizontal sums once per tile row.
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2", {16, 8}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
+            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}}};
 }
 
 std::vector<KernelVariant> sharpen_variants() {
@@ -29,11 +43,20 @@ std::vector<KernelVariant> sharpen_variants() {
             {"-DPY=2", {64, 4}, {4, 2}},
             {"-DPY=8", {32, 4}, {4, 8}},
             {"-DPY=4", {64, 2}, {4, 4}},
-            {"-DPY=4", {16, 16}, {4, 4}}};
+            {"-DPY=4", {16, 16}, {4, 4}},
+            // Local memory (the kernel's LM path): horizontal sums once per tile row.
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2", {16, 8}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
+            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}}};
 }
 
 std::vector<KernelVariant> sobel_variants() {
-    return sharpen_variants();
+    return {{"-DPY=4", {32, 4}, {4, 4}},
+            {"-DPY=2", {64, 4}, {4, 2}},
+            {"-DPY=8", {32, 4}, {4, 8}},
+            {"-DPY=4", {64, 2}, {4, 4}},
+            {"-DPY=4", {16, 16}, {4, 4}}};
 }
 
 }  // namespace stencil
@@ -49,7 +72,12 @@ class BoxFilter final : public GpuFilter {
 public:
     explicit BoxFilter(const FilterInstance& f)
         : radius_(static_cast<int>(f.get_int("radius"))),
-          kernel_("box.cl", "box_strip", stencil::box_variants()) {}
+          kernel_("box.cl", "box_strip", stencil::box_variants(),
+                  [r = radius_](const KernelVariant& v, const std::string& options) {
+                      // BL_H quads each side; one uint4 per tile pixel.
+                      return stencil::tile_local_bytes(v, options, (r + 3) / 4, r,
+                                                       sizeof(cl_uint4));
+                  }) {}
 
     void enqueue(FilterIo& io) override {
         const auto pitch = static_cast<cl_int>(io.g.pitch);
@@ -72,11 +100,12 @@ private:
 class BlockStencil final : public GpuFilter {
 public:
     BlockStencil(const char* file, const char* kernel, std::string options,
-                 std::vector<KernelVariant> variants, bool has_amount, cl_float amount)
+                 std::vector<KernelVariant> variants, bool has_amount, cl_float amount,
+                 TunedKernel::LocalBytes local_bytes = {})
         : options_(std::move(options)),
           has_amount_(has_amount),
           amount_(amount),
-          kernel_(file, kernel, std::move(variants)) {}
+          kernel_(file, kernel, std::move(variants), std::move(local_bytes)) {}
 
     void enqueue(FilterIo& io) override {
         const auto pitch = static_cast<cl_int>(io.g.pitch);
@@ -126,9 +155,14 @@ std::vector<FilterInfo> convolution_filters() {
         amount.help = "strength of the sharpening (0: none)";
         f.params.push_back(amount);
         f.factory = [](ClContext&, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
+            const int r = static_cast<int>(inst.get_int("radius"));
             return std::make_unique<BlockStencil>(
-                "sharpen.cl", "sharpen_apply", fmt::format("-DRADIUS={}", inst.get_int("radius")),
-                stencil::sharpen_variants(), true, static_cast<cl_float>(inst.get_float("amount")));
+                "sharpen.cl", "sharpen_apply", fmt::format("-DRADIUS={}", r),
+                stencil::sharpen_variants(), true, static_cast<cl_float>(inst.get_float("amount")),
+                [r](const KernelVariant& v, const std::string& options) {
+                    // 1 quad each side; one float4 per tile pixel.
+                    return stencil::tile_local_bytes(v, options, 1, r, sizeof(cl_float4));
+                });
         };
         out.push_back(std::move(f));
     }

@@ -2,11 +2,22 @@
 // The tuned candidates (compute/tuner.hpp) of each rewritten stencil kernel, one list per
 // kernel. Every candidate of a list computes exactly the same frame (the tests force each
 // label in turn); the first is the one a fixed-mode run (VFX_TUNE=fixed, the tests) takes.
+#include <cstddef>
+#include <string>
 #include <vector>
 
 #include "compute/tuner.hpp"
 
 namespace vfx::stencil {
+
+// The local-memory candidates of gaussian, box and sharpen carry "-DLM=1 -DLX=.. -DLY=.." in
+// their options (the work-group shape, which sizes the kernel's static __local tiles); each
+// work-item still makes a 4 x PY block. The __local bytes such a candidate needs when built
+// with the common `options` (-DWORK16=0|1 picks the quad size): staged input quads, with
+// `apron_quads` quads left and right, over the tile's LY PY rows + 2 `radius`, plus one
+// `h_bytes` horizontal-pass element per tile column and row. 0 for candidates without LM.
+size_t tile_local_bytes(const KernelVariant& v, const std::string& options, int apron_quads,
+                        int radius, size_t h_bytes);
 
 std::vector<KernelVariant> demosaic_variants();  // demosaic.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> mosaic_variants();    // mosaic.cl: 4 x PY pixels per work-item

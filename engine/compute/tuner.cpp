@@ -210,10 +210,11 @@ TunedKernel::Built& TunedKernel::built(ClContext& cl, const std::string& options
         const KernelVariant& v = variants_[i];
         const std::string opts =
             v.options.empty() ? options : fmt::format("{} {}", options, v.options);
+        const size_t need = local_bytes_ ? local_bytes_(v, options) : 0;
+        if (need > avail_local) continue;
         ClKernel k = cl.kernel(file_, kernel_.c_str(), opts);
         const size_t group = v.local[0] * v.local[1];
-        const size_t local =
-            kernel_static_local(k.get(), cl.device()) + (local_bytes_ ? local_bytes_(v.local) : 0);
+        const size_t local = std::max(kernel_static_local(k.get(), cl.device()), need);
         if (group > kernel_max_group(k.get(), cl.device()) || local > avail_local) continue;
         b.usable.push_back(i);
         b.kernels.push_back(std::move(k));

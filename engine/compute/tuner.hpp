@@ -94,9 +94,12 @@ struct KernelVariant {
 
 class TunedKernel {
 public:
-    // `local_bytes(local)`: bytes of __local memory a launch with that shape needs beyond the
-    // kernel's static use (for dynamic __local arguments); null when none.
-    using LocalBytes = std::function<size_t(std::array<size_t, 2>)>;
+    // `local_bytes(variant, options)`: bytes of __local memory the variant needs when built
+    // with the common `options` (static arrays sized by build options included). A candidate
+    // that needs more than the device has is dropped BEFORE it is built (a static __local
+    // array too large for the device may fail the build). Null: only the kernel's static use,
+    // read after building, is checked.
+    using LocalBytes = std::function<size_t(const KernelVariant&, const std::string& options)>;
     using SetArgs = std::function<void(cl_kernel, std::array<size_t, 2> local)>;
 
     TunedKernel(std::string file, std::string kernel, std::vector<KernelVariant> variants,
