@@ -43,6 +43,7 @@ std::vector<std::string> split_list(const std::string& s) {
 int run_decode_only(const BenchCliOptions& o) {
     SourceOptions so;
     so.input = o.decode;
+    so.threads = o.decode_threads;
     auto src = Source::open(so);
     const auto start = std::chrono::steady_clock::now();
     int64_t frames = 0;

@@ -109,6 +109,9 @@ int main_impl(int argc, char** argv) {
     p->add_option("--speed", play.speed, "Playback speed on the real-time clock (1/16 to 16)")
         ->check(CLI::Range(1.0 / 16, 16.0));
     p->add_flag("--loop", play.loop, "Restart at the end of the input (files)");
+    p->add_option("--decode-threads", play.source.threads,
+                  "Decoder threads (default: as many as cores)")
+        ->check(CLI::NonNegativeNumber);
     p->add_option("--screenshot-dir", play.screenshot_dir,
                   "Window: folder the S key writes vfx-shot-NNNN.png into (default: .)");
     p->add_option("--frames", play.frames, "Stop after N frames")->check(CLI::PositiveNumber);
@@ -181,6 +184,9 @@ int main_impl(int argc, char** argv) {
     bn->add_option("--filters", bench.filters,
                    "Comma-separated filter names (also convert, fused, chain); default all");
     bn->add_option("--json", bench.json, "Write the results as JSON to FILE");
+    bn->add_option("--decode-threads", bench.decode_threads,
+                   "With --decode: decoder threads (default: as many as cores)")
+        ->check(CLI::NonNegativeNumber);
     bn->add_option("--decode", bench.decode,
                    "Instead: decode CLIP as fast as possible and report the decode-only frame "
                    "rate (what headless playback is compared with)");

@@ -53,6 +53,7 @@ struct BenchCliOptions {
     int runs = 100, warmup = 10;
     std::optional<std::string> cl_device;
     std::string decode;  // --decode CLIP: the decode-only frame rate of CLIP instead
+    int decode_threads = 0;
 };
 
 struct FiltersOptions {

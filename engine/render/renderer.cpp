@@ -787,14 +787,6 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
                              nullptr);
     }
 
-    if (timestamps_) {
-        // The start is stamped at the fragment stage, after the acquire: the wait semaphores
-        // block that stage, so the time is the video pass's own, not the wait for the OpenCL
-        // work of the frame (which its own stages already count).
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, query_pool_.get(),
-                            2 * slot.index);
-    }
-
     const TargetImage& target = images_[image_index];
     VkClearValue clear{};
     clear.color = {{0.0f, 0.0f, 0.0f, 1.0f}};
@@ -806,6 +798,13 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
     rbi.clearValueCount = 1;
     rbi.pClearValues = &clear;
     vkCmdBeginRenderPass(cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+    if (timestamps_) {
+        // The start is stamped inside the pass at the fragment stage, after the acquire: the
+        // wait semaphores block that stage, so the time is the video pass's own, not the wait
+        // for the frame's OpenCL work (which its own stages count).
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, query_pool_.get(),
+                            2 * slot.index);
+    }
 
     const VkViewport viewport{
         0.0f, 0.0f, static_cast<float>(extent_.width), static_cast<float>(extent_.height),
