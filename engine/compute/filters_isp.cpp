@@ -4,7 +4,9 @@
 #include "compute/isp_common.hpp"
 #include "compute/pointwise.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "compute/stencil_variants.hpp"
 
@@ -179,16 +181,39 @@ std::unique_ptr<GpuFilter> make_ccm(const FilterInstance& f) {
     return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
 }
 
-std::unique_ptr<GpuFilter> make_gamma(const FilterInstance& f) {
-    const cl_int curve = f.get_enum("curve") == "srgb" ? 1 : 0;
-    const auto inv = static_cast<cl_float>(curve == 1 ? 1.0 / 2.4 : 1.0 / f.get_float("value"));
+// gamma: a transfer curve is a function of one stored value, so it runs as a table lookup:
+// one table per working depth (256 and 65536 entries), computed here in double precision and
+// read by the kernel (kernels/gamma.cl). The tables hold the curve's exact value as a float;
+// the kernel rounds it like any other stage. The same tables on every device give the same
+// pixels everywhere, and a lookup keeps the stage memory-bound (powr per channel did not).
+double gamma_curve(double x, bool srgb, double value) {
+    x = std::clamp(x, 0.0, 1.0);
+    if (srgb) return x <= 0.0031308 ? 12.92 * x : 1.055 * std::pow(x, 1 / 2.4) - 0.055;
+    return std::pow(x, 1 / value);
+}
+
+ClMem gamma_table(ClContext& cl, size_t entries, bool srgb, double value) {
+    const double max = static_cast<double>(entries - 1);
+    std::vector<cl_float> t(entries);
+    for (size_t i = 0; i < entries; ++i)
+        t[i] = static_cast<cl_float>(gamma_curve(static_cast<double>(i) / max, srgb, value) * max);
+    return cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, t.size() * sizeof(cl_float),
+                     t.data());
+}
+
+std::unique_ptr<GpuFilter> make_gamma(ClContext& cl, const FilterInstance& f) {
+    const bool srgb = f.get_enum("curve") == "srgb";
+    const double value = f.get_float("value");
+    const ClMem t8 = gamma_table(cl, 256, srgb, value);
+    const ClMem t16 = gamma_table(cl, 65536, srgb, value);
+    // The kernels hold their own reference through the argument until they complete (the
+    // OpenCL release rule), so a table outlives this filter as long as a frame needs it.
     PointwiseOp op{"gamma.cl",
                    "gamma",
                    true,
-                   {"int", "float"},
-                   [=](cl_kernel k, cl_uint first, WorkFormat, int) {
-                       set_arg(k, first, curve);
-                       set_arg(k, first + 1, inv);
+                   {"__global const float*"},
+                   [t8, t16](cl_kernel k, cl_uint first, WorkFormat wf, int) {
+                       set_arg(k, first, is_deep(wf) ? t16.get() : t8.get());
                    }};
     return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
 }
@@ -279,7 +304,7 @@ std::vector<FilterInfo> isp_filters() {
         f.params = {curve, float_param("value", 2.2, 0.1, 10, "gamma of the power curve")};
         f.pointwise = true;
         f.takes_mosaic = true;
-        f.factory = [](ClContext&, const FilterInstance& inst) { return make_gamma(inst); };
+        f.factory = [](ClContext& cl, const FilterInstance& inst) { return make_gamma(cl, inst); };
         out.push_back(std::move(f));
     }
     return out;
