@@ -43,13 +43,17 @@ private:
 class HistogramFilter final : public GpuFilter {
 public:
     void enqueue(FilterIo& io) override {
+        // Observing (dst == src, see FilterInfo::observes): count only; else count and copy.
+        const bool copy = io.dst != io.src;
         const std::string options = format_options(io.g.format);
-        auto it = kernels_.find(options);
+        const std::string key = options + (copy ? " copy" : "");
+        auto it = kernels_.find(key);
         if (it == kernels_.end()) {
             Launch l;
-            l.kernel = io.cl.kernel("histogram.cl", "histogram", options);
+            l.kernel =
+                io.cl.kernel("histogram.cl", copy ? "histogram" : "histogram_count", options);
             l.local = fit_local_2d(l.kernel.get(), io.cl.device(), 16, 16);
-            it = kernels_.emplace(options, std::move(l)).first;
+            it = kernels_.emplace(key, std::move(l)).first;
         }
         const Launch& l = it->second;
         ClMem counts = io.cl.buffer(CL_MEM_READ_WRITE, 1024 * sizeof(cl_uint));
@@ -58,8 +62,14 @@ public:
         VFX_CL(clEnqueueFillBuffer(io.queue, counts.get(), &zero, sizeof(zero), 0,
                                    1024 * sizeof(cl_uint), 0, nullptr, filled.out()));
         io.events.push_back(filled);
-        set_frame_args(l.kernel.get(), io);
-        set_arg(l.kernel.get(), 6, counts.get());
+        if (copy) {
+            set_frame_args(l.kernel.get(), io);
+            set_arg(l.kernel.get(), 6, counts.get());
+        } else {
+            set_args(l.kernel.get(), io.src, static_cast<cl_int>(io.g.pitch),
+                     static_cast<cl_int>(io.g.width), static_cast<cl_int>(io.g.height),
+                     counts.get());
+        }
         io.events.push_back(
             enqueue_groups(io.queue, l.kernel.get(),
                            histogram_groups(io.cl.info().compute_units, io.g.height), l.local));
@@ -99,6 +109,7 @@ std::vector<FilterInfo> composite_filters() {
         // marked point-wise, so that a future fusion does not fold it into a pixel loop.
         f.pointwise = false;
         f.takes_mosaic = true;
+        f.observes = true;  // counts only: the frame goes on without a copy
         f.factory = [](ClContext&, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
             return std::make_unique<HistogramFilter>();
         };

@@ -388,13 +388,31 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         return k == FrameKind::mosaic ? gm : g;
     };
     // Buffers: the conversion writes `input_index` (kept through the chain when a filter uses
-    // it); filters ping-pong between scratch 0 and 1; the last colour stage writes the target.
+    // it); filters ping-pong between scratch 0 and 1; the last stage that writes the frame
+    // writes the target (unless a mosaic's display pass comes after it). An observing stage
+    // (FilterInfo::observes: the histogram) reads the current buffer and writes nothing, so
+    // the frame is not copied for it; with only observers, the conversion writes the target.
+    // kTarget stands for the target in src_of/dst_of.
+    constexpr size_t kTarget = 3;
     const size_t input_index = need_input ? 2 : 0;
-    std::vector<size_t> dst_index(n);
+    std::vector<size_t> src_of(n), dst_of(n);
+    auto observes = [&](size_t i) {
+        return stages_[i].count == 1 && chain_.filters[stages_[i].first].info->observes;
+    };
+    size_t writers = 0, last_writer = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!observes(i)) ++writers, last_writer = i;
+    const bool conv_to_target = n == 0 || (writers == 0 && !display_pass);
     {
-        size_t cur = input_index;
-        for (size_t i = 0; i < n; ++i)
-            cur = dst_index[i] = cur == 0 ? 1 : 0;
+        size_t cur = conv_to_target ? kTarget : input_index;
+        for (size_t i = 0; i < n; ++i) {
+            src_of[i] = cur;
+            if (observes(i)) {
+                dst_of[i] = cur;
+                continue;
+            }
+            cur = dst_of[i] = i == last_writer && !display_pass ? kTarget : cur == 0 ? 1 : 0;
+        }
     }
 
     // Everything that may fail to build or allocate comes before the staging buffer changes
@@ -417,9 +435,9 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     auto ensure_scratch = [&](size_t i) {
         if (!scratch_[i]) scratch_[i] = cl_.buffer(CL_MEM_READ_WRITE, g.size_bytes());
     };
-    if (n > 0) ensure_scratch(input_index);
+    if (!conv_to_target) ensure_scratch(input_index);
     for (size_t i = 0; i < n; ++i)
-        if (i + 1 < n || display_pass) ensure_scratch(dst_index[i]);
+        if (dst_of[i] != kTarget) ensure_scratch(dst_of[i]);
 
     // ---- upload ----
     size_t total = 0;
@@ -466,7 +484,7 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     // ---- conversion ----
     for (const ClMem& m : scratch_)
         if (m && n > 0) out.keep_.push_back(m);
-    cl_mem conv_dst = n == 0 ? target : scratch_[input_index].get();
+    cl_mem conv_dst = conv_to_target ? target : scratch_[input_index].get();
     const FrameGeometry& conv_g = geometry_of(kinds.front());
     ClMem target_ref(target);
     VFX_CL(clRetainMemObject(target));
@@ -512,13 +530,13 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
     }
 
-    // ---- chain: input -> scratch 1 -> 0 ... the last colour stage writes the target ----
+    // ---- chain: input -> scratch 1 -> 0 ... the last writing stage writes the target ----
     ClMem histogram;
-    size_t cur = input_index;
+    auto buffer = [&](size_t b) { return b == kTarget ? target : scratch_[b].get(); };
+    size_t cur = conv_to_target ? kTarget : input_index;
     for (size_t i = 0; i < n; ++i) {
-        cl_mem fsrc = scratch_[cur].get();
-        const bool last = i + 1 == n && !display_pass;
-        cl_mem fdst = last ? target : scratch_[dst_index[i]].get();
+        cl_mem fsrc = buffer(src_of[i]);
+        cl_mem fdst = buffer(dst_of[i]);
         std::vector<ClEvent> events;
         const FrameGeometry& in_g = geometry_of(kinds[i]);
         const FrameGeometry& out_g = geometry_of(kinds[i + 1]);
@@ -534,10 +552,10 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         if (events.empty()) fail("stage {} enqueued no command", stages_[i].name);
         out.stages_.push_back({stages_[i].name, events.front(), events.back()});
         out.done_ = events.back();
-        cur = dst_index[i];
+        cur = dst_of[i];
     }
     if (display_pass) {
-        set_args(display, scratch_[cur].get(), static_cast<cl_int>(gm.pitch), target,
+        set_args(display, buffer(cur), static_cast<cl_int>(gm.pitch), target,
                  static_cast<cl_int>(g.pitch), static_cast<cl_int>(g.width),
                  static_cast<cl_int>(g.height));
         ClEvent shown = enqueue_2d(q, display, g.width, g.height, display_local);
@@ -552,7 +570,7 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
                                    out.histogram_->host, 0, nullptr, read.out()));
         out.done_ = read;
     }
-    enqueue_view(out, n > 0 ? scratch_[input_index].get() : target, conv_g, target, g);
+    enqueue_view(out, conv_dst, conv_g, target, g);
 
     VFX_CL(clFlush(q));
     if (unified_) VFX_CL(clFlush(aux_.get()));

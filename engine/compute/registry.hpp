@@ -63,6 +63,10 @@ struct FilterInfo {
     // Reads FilterIo::input (the chain's input frame): the processor keeps it alive through
     // the chain (one more frame buffer) only when a filter of the chain says so.
     bool uses_chain_input = false;
+    // Reads the frame and writes nothing to it (statistics: the histogram). The processor
+    // hands it the current frame as both FilterIo::src and dst and the frame goes on
+    // unchanged, with no copy. It must not write io.dst when io.dst == io.src.
+    bool observes = false;
 
     bool takes(FrameKind k) const { return k == FrameKind::colour ? takes_colour : takes_mosaic; }
     FrameKind output_kind(FrameKind in) const {
