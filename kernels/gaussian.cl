@@ -47,7 +47,139 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_NQ (2 * GS_HALF + 1)      // quads per input row
 #define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
 
-#if defined(LM) && LM
+#if defined(LM) && LM == 2
+// Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=..; work-group LX x LY,
+// per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY PY NCH rows tall
+// in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring of CH + 2r
+// rows of __local, as three float planes (R, G, B; alpha is not filtered), each element the
+// 4 columns of one quad (a work-item's float4 reads and writes are neighbouring 16 bytes: no
+// bank conflicts). Per chunk: each work-item runs the horizontal pass of its quad column on
+// its PY new rows (input quads read from global, the overlap absorbed by L1), barrier; then its
+// vertical pass on its 4 x PY outputs as a register sliding window over the PY + 2r ring rows
+// (each ring row read once per work-item), barrier. The 2r apron rows are computed once per
+// strip, not once per tile. Per output pixel the arithmetic is the same as the other paths, in
+// the same order (componentwise float4 ops, alpha dropped), so the frame is bit-identical.
+#ifndef NCH
+#define NCH 8
+#endif
+#define GR_CH (LY * PY)             // output rows per chunk
+#define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
+
+// Horizontal pass of the quad at xa of row y (clamped) into element e of the three planes.
+inline void gs_h_quad(__global const uchar* src, int src_pitch, int width, int xa, int y,
+                      __constant float* wt, __local float4* hr, __local float4* hg,
+                      __local float4* hb, int e) {
+    float4 p[4 * GS_NQ];
+#pragma unroll
+    for (int q = 0; q < GS_NQ; ++q) {
+        const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
+        p[4 * q] = convert_float4(v.lo.lo);
+        p[4 * q + 1] = convert_float4(v.lo.hi);
+        p[4 * q + 2] = convert_float4(v.hi.lo);
+        p[4 * q + 3] = convert_float4(v.hi.hi);
+    }
+    float4 h[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const int m = GS_OFF + RADIUS + c;
+        float4 s = p[m] * wt[RADIUS];
+#pragma unroll
+        for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
+        h[c] = s;
+    }
+    hr[e] = (float4)(h[0].x, h[1].x, h[2].x, h[3].x);
+    hg[e] = (float4)(h[0].y, h[1].y, h[2].y, h[3].y);
+    hb[e] = (float4)(h[0].z, h[1].z, h[2].z, h[3].z);
+}
+
+inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
+
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height, __constant float* wt, float amount) {
+    __local float4 hr[GR_RING * LX];
+    __local float4 hg[GR_RING * LX];
+    __local float4 hb[GR_RING * LX];
+    const int lx = (int)get_local_id(0);
+    const int ly = (int)get_local_id(1);
+    const int xa = (int)get_group_id(0) * (4 * LX) + 4 * lx;
+    const int sy = (int)get_group_id(1) * (GR_CH * NCH);  // the strip's first output row
+    if (sy >= height) return;  // the whole group
+
+    // Ring row u holds input row sy - r + u (u taken mod GR_RING). Prefill the 2r rows above
+    // the first chunk's new rows.
+    for (int u = ly; u < 2 * RADIUS; u += LY)
+        gs_h_quad(src, src_pitch, width, xa, clamp_y(sy - RADIUS + u, height), wt, hr, hg, hb,
+                  u * LX + lx);
+
+    int w0 = 2 * RADIUS;  // ring row of this chunk's first new input row
+    int v0 = 0;           // ring row of this chunk's first output row's first input row
+    for (int ch = 0; ch < NCH; ++ch) {
+        const int cy = sy + ch * GR_CH;  // the chunk's first output row
+        if (cy >= height) break;          // uniform over the group
+#pragma unroll
+        for (int i = 0; i < PY; ++i) {
+            const int t = ly * PY + i;
+            int row = w0 + t;
+            if (row >= GR_RING) row -= GR_RING;
+            gs_h_quad(src, src_pitch, width, xa, clamp_y(cy + RADIUS + t, height), wt, hr, hg,
+                      hb, row * LX + lx);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        float4 ar[PY], ag[PY], ab[PY];  // 4 columns of R, G, B per output row
+#pragma unroll
+        for (int j = 0; j < PY + 2 * RADIUS; ++j) {
+            int row = v0 + ly * PY + j;
+            if (row >= GR_RING) row -= GR_RING;
+            const float4 r = hr[row * LX + lx];
+            const float4 g = hg[row * LX + lx];
+            const float4 b = hb[row * LX + lx];
+#pragma unroll
+            for (int i = 0; i < PY; ++i) {
+                const int k = j - i;
+                if (k == 0) {
+                    ar[i] = r * wt[0];
+                    ag[i] = g * wt[0];
+                    ab[i] = b * wt[0];
+                } else if (k > 0 && k <= 2 * RADIUS) {
+                    ar[i] = fma((float4)(wt[k]), r, ar[i]);
+                    ag[i] = fma((float4)(wt[k]), g, ag[i]);
+                    ab[i] = fma((float4)(wt[k]), b, ab[i]);
+                }
+            }
+        }
+        if (xa < width) {
+#pragma unroll
+            for (int i = 0; i < PY; ++i) {
+                const int y = cy + ly * PY + i;
+                if (y >= height) break;
+                const quad_t in = load_quad(src, src_pitch, xa, y, width);
+                pix_t o[4];
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+                    const pix_t pin = QUAD_PIX(in, c);
+                    const float4 acc =
+                        (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
+#if UNSHARP
+                    const float4 v = pix_to_float(pin);
+                    o[c] = float_to_pix(v + amount * (v - acc));
+#else
+                    o[c] = float_to_pix(acc);
+#endif
+                    o[c].w = pin.w;
+                }
+                store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        w0 += GR_CH;
+        if (w0 >= GR_RING) w0 -= GR_RING;
+        v0 += GR_CH;
+        if (v0 >= GR_RING) v0 -= GR_RING;
+    }
+}
+#elif defined(LM) && LM
 // Local-memory version (-DLM=1 -DLX=.. -DLY=.. -DPY=..; work-group LX x LY, each work-item
 // still makes a 4 x PY block): the group's tile is 4 LX columns x LY PY rows. Its input rows
 // (tile + r above and below, clamped) and the GS_HALF quads left and right come into __local

@@ -40,7 +40,27 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2", {16, 8}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
-            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}}};
+            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}},
+            // Streaming local memory (gaussian.cl's LM=2 path): a strip of NCH chunks of
+            // LY PY rows, horizontal results in a ring of R, G, B float planes, vertical pass
+            // as a register sliding window; per_item y = PY NCH.
+            {"-DLM=2 -DLX=32 -DLY=8 -DPY=2 -DNCH=8", {32, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4", {16, 16}, {4, 8}},
+            {"-DLM=2 -DLX=32 -DLY=4 -DPY=4 -DNCH=8", {32, 4}, {4, 32}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=64 -DLY=4 -DPY=2 -DNCH=16", {64, 4}, {4, 32}}};
+}
+
+// __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
+// float4 (one per quad column) over a ring of LY PY + 2r rows. 0 for other candidates.
+size_t gaussian_ring_bytes(const KernelVariant& v, int r) {
+    if (v.options.find("-DLM=2") == std::string::npos) return 0;
+    const size_t py =
+        v.per_item[1] /
+        static_cast<size_t>(std::stoi(v.options.substr(v.options.find("-DNCH=") + 6)));
+    const size_t ring = v.local[1] * py + 2 * static_cast<size_t>(r);
+    return 3 * ring * v.local[0] * 4 * sizeof(cl_float);
 }
 
 }  // namespace stencil
@@ -159,7 +179,8 @@ public:
                   [r = radius_](const KernelVariant& v, const std::string& options) {
                       // GS_HALF quads each side; one float4 per tile pixel.
                       return stencil::tile_local_bytes(v, options, (r + 3) / 4, r,
-                                                       sizeof(cl_float4));
+                                                       sizeof(cl_float4)) +
+                             stencil::gaussian_ring_bytes(v, r);
                   }) {
         const std::vector<double> taps = gaussian_taps(sigma);
         std::vector<cl_float> w(taps.size());

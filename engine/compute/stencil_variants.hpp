@@ -21,8 +21,11 @@ size_t tile_local_bytes(const KernelVariant& v, const std::string& options, int 
 
 std::vector<KernelVariant> demosaic_variants();  // demosaic.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> mosaic_variants();    // mosaic.cl: 4 x PY pixels per work-item
-// gaussian.cl's gaussian_strip (gaussian and unsharp up to radius 8): 4 x PY per work-item.
+// gaussian.cl's gaussian_strip (gaussian and unsharp up to radius 8): 4 x PY per work-item
+// (4 x PY NCH for the streaming -DLM=2 candidates).
 std::vector<KernelVariant> gaussian_variants();
+// __local bytes of a gaussian_strip streaming candidate (-DLM=2) at radius r; 0 for the others.
+size_t gaussian_ring_bytes(const KernelVariant& v, int r);
 std::vector<KernelVariant> box_variants();        // box.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> sharpen_variants();    // sharpen.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> sobel_variants();      // sobel.cl: 4 x PY pixels per work-item
