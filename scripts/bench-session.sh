@@ -38,6 +38,12 @@ for chain in "" "median=radius=1,unsharp=sigma=1:amount=0.5,histogram"; do
   done
 done
 
+for threads in 12 14; do
+  log "headless 4K play --clock fast, default chain, --decode-threads $threads; decode only with as many"
+  $bin/vfx bench --decode "$clip" --decode-threads $threads 2>&1 | tail -1 | tee -a "$out/summary.txt"
+  $bin/vfx play --headless --clock fast --input "$clip" --decode-threads $threads --report "$out/play-4k-t$threads.json" 2>&1 | grep -E "fps|render|frame |decode|queue" | tee -a "$out/summary.txt"
+done
+
 log "kernel tests with NVIDIA's compiler (every tuned variant forced in turn)"
 for t in $bin/test_*; do
   name=$(basename "$t")
