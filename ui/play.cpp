@@ -155,6 +155,9 @@ int run_play(const PlayOptions& o) {
     // Room for the decoder's bursts (frame threading hands frames over in runs); live sources
     // are clamped to one frame by the source itself.
     po.source.queue_depth = std::max<size_t>(po.source.queue_depth, 8);
+    // Stepping back needs the last decoded frames kept; a run as fast as possible (profiling,
+    // `--clock fast`) keeps none, so the decoder's frame pool stays small and warm.
+    if (!po.paced) po.step_back_frames = 0;
     po.kernels_dir = o.kernels_dir;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
