@@ -3,7 +3,7 @@
 # conversions, a fused run, the default chain; JSON + table), the NPP and OpenCV peers on the
 # same GPU with the side-by-side table, and headless 4K playback against the decode-only rate
 # of the same clip.
-#   source .devpack/env.sh && bash scripts/bench-session.sh [--quick]
+#   source .devpack/env.sh && bash scripts/bench-session.sh [--quick]   (--quick: no peers)
 # Expects .devpack/bin/vfx (and test_* binaries, run at the end) and .media/4k-h264.mp4 (see BENCHMARKS.md). Results: $OUT.
 set -uo pipefail
 out=${OUT:-$PWD/bench-out}; mkdir -p "$out"
