@@ -193,9 +193,9 @@ int main_impl(int argc, char** argv) {
     bn->add_flag("--retune", bench.retune,
                  "Measure every auto-tuned kernel again and rewrite the tuning cache");
     bn->add_option("--runs", bench.runs, "Timed runs per case (default 100)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 100000));
     bn->add_option("--warmup", bench.warmup, "Untimed runs first (default 10)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 100000));
     bn->add_option_function<std::string>(
         "--cl-device", [&bench](const std::string& v) { bench.cl_device = v; },
         "OpenCL device: index from 'vfx probe' or part of its name");
