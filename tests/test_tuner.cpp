@@ -147,3 +147,43 @@ TEST(TunedKernel, EveryVariantGivesTheSameResult) {
 
 }  // namespace
 }  // namespace vfx
+
+namespace vfx {
+namespace {
+
+// A thread that must not wait (the render thread trying a chain change, in a CacheOnlyScope)
+// never measures: a variant not chosen yet sends the change to the background instead.
+TEST(TunedKernel, NeverMeasuresInACacheOnlyScope) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const uint32_t w = 40, h = 20;
+    const FrameGeometry g = make_geometry(w, h, WorkFormat::rgba8);
+    const FrameGeometry gm = make_geometry(w, h, WorkFormat::mono8);
+    ClMem src = cl.buffer(CL_MEM_READ_WRITE, gm.size_bytes());
+    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    TunedKernel tk("mono.cl", "mono_to_rgba", {{"", {8, 8}, {1, 1}}, {"", {16, 4}, {1, 1}}});
+    auto run = [&] {
+        return tk.enqueue(cl, cl.queue(), "-DWORK16=0 -DSRC16=0", w, h,
+                          [&](cl_kernel k, std::array<size_t, 2>) {
+                              set_args(k, src.get(), static_cast<cl_int>(gm.pitch), dst.get(),
+                                       static_cast<cl_int>(g.pitch), static_cast<cl_int>(w),
+                                       static_cast<cl_int>(h));
+                          });
+    };
+    tk.prepare(cl, "-DWORK16=0 -DSRC16=0");  // the programs are built: only the choice is left
+    cl.tuner().set_mode(TuneMode::retune);    // nothing chosen this run
+    {
+        ClContext::CacheOnlyScope only;
+        EXPECT_THROW(run(), ProgramNotCached);
+    }
+    run();  // measures (allowed here)
+    {
+        ClContext::CacheOnlyScope only;
+        EXPECT_NO_THROW(run()) << "the choice is known now";
+    }
+    VFX_CL(clFinish(cl.queue()));
+    cl.tuner().set_mode(TuneMode::fixed);
+}
+
+}  // namespace
+}  // namespace vfx

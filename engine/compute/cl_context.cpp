@@ -232,6 +232,10 @@ ClContext::CacheOnlyScope::~CacheOnlyScope() {
     t_cache_only = previous_;
 }
 
+bool ClContext::cache_only() {
+    return t_cache_only;
+}
+
 uint64_t ClContext::builds_on_this_thread() {
     return t_builds;
 }

@@ -126,6 +126,8 @@ public:
     private:
         bool previous_;
     };
+    // True while a CacheOnlyScope is alive on the calling thread.
+    static bool cache_only();
     // Programs the calling thread has compiled so far (any context), for tests.
     static uint64_t builds_on_this_thread();
 

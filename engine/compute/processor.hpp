@@ -258,7 +258,7 @@ private:
     void before_enqueue(const HostFrame& frame);
     // Makes `chain`'s filters (make_filters()) and runs them once over a small blank frame of
     // format `sf`; waits for the device when `wait`.
-    void warm(Chain chain, const SourceFormat& sf, bool wait);
+    void warm(Chain chain, const SourceFormat& sf, std::pair<int, int> size, bool wait);
     // Takes over a warmed processor's chain and filters.
     void adopt(FrameProcessor& warmed);
     bool view_needs_input() const { return view_.histograms || view_.split; }
@@ -269,8 +269,10 @@ private:
     ClQueue own_queue_;
     ViewOptions view_;
     std::optional<SourceFormat> last_format_;
+    std::pair<int, int> last_size_{32, 32};  // of the last frame enqueued
     std::map<std::string, ConvertKernel> view_kernels_;
     ClMem warm_target_;
+    size_t warm_target_bytes_ = 0;
     std::unique_ptr<Background, BackgroundDeleter> bg_;  // last: its worker stops first
 };
 

@@ -25,9 +25,9 @@ namespace vfx {
 
 namespace {
 
-// Warm-ups run over a frame this size (kernels are built per working format and options,
-// never per frame size).
-constexpr int kWarmSize = 32;
+// Warm-ups run over a blank frame of the size of the frames being played (kernels are built per
+// working format and options; tuned kernels also choose their variant per frame size, by
+// measurement, which must happen in the warm-up rather than on the frame that swaps in).
 
 // A blank frame of format `sf` (zero samples), over an AVFrame that points into memory the
 // frame owns.
@@ -86,6 +86,7 @@ struct FrameProcessor::Background {
         uint64_t serial = 0;
         std::optional<Chain> chain;  // the chain to make and warm (the latest request)
         std::optional<SourceFormat> format;
+        std::pair<int, int> size{32, 32};                           // of the frames being played
         std::vector<std::string> reload;                            // kernel files to reload first
         std::vector<std::pair<std::string, std::string>> programs;  // (file, options) to build
     };
@@ -169,7 +170,7 @@ struct FrameProcessor::Background {
             if (job.chain && job.format) {
                 try {
                     if (!builder) builder.reset(new FrameProcessor(cl, Private{}));
-                    builder->warm(std::move(*job.chain), *job.format, /*wait=*/true);
+                    builder->warm(std::move(*job.chain), *job.format, job.size, /*wait=*/true);
                     made = Ready{job.serial, std::move(builder)};
                 } catch (const std::exception& e) {
                     chain_error = e.what();
@@ -224,15 +225,18 @@ FrameProcessor::FrameProcessor(ClContext& cl, Private) : FrameProcessor(cl, Chai
     own_queue_ = cl_.make_queue(CL_QUEUE_PROFILING_ENABLE);
 }
 
-void FrameProcessor::warm(Chain chain, const SourceFormat& sf, bool wait) {
+void FrameProcessor::warm(Chain chain, const SourceFormat& sf, std::pair<int, int> size,
+                          bool wait) {
     chain_ = std::move(chain);
     make_filters();
-    const HostFrame f = blank_frame(sf, kWarmSize, kWarmSize);
-    const FrameGeometry g = make_geometry(kWarmSize, kWarmSize, sf.work_format());
-    if (!warm_target_)
-        warm_target_ =
-            cl_.buffer(CL_MEM_READ_WRITE,
-                       make_geometry(kWarmSize, kWarmSize, WorkFormat::rgba16).size_bytes());
+    const auto [w, h] = size;
+    const HostFrame f = blank_frame(sf, w, h);
+    const FrameGeometry g =
+        make_geometry(static_cast<uint32_t>(w), static_cast<uint32_t>(h), sf.work_format());
+    if (!warm_target_ || warm_target_bytes_ < g.size_bytes()) {
+        warm_target_ = cl_.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+        warm_target_bytes_ = g.size_bytes();
+    }
     PendingFrame p = enqueue(f, warm_target_.get(), g);
     if (wait) p.wait();
 }
@@ -246,6 +250,7 @@ void FrameProcessor::adopt(FrameProcessor& warmed) {
 
 void FrameProcessor::before_enqueue(const HostFrame& frame) {
     last_format_ = frame.format;
+    last_size_ = {frame.width, frame.height};
     if (!bg_) return;
     std::optional<Background::Ready> ready;
     bool reset = false;
@@ -289,7 +294,7 @@ ChainRequest FrameProcessor::request_chain(Chain chain) {
         try {
             ClContext::CacheOnlyScope cache_only;
             if (!bg.probe) bg.probe.reset(new FrameProcessor(cl_, Private{}));
-            bg.probe->warm(chain, *last_format_, /*wait=*/false);
+            bg.probe->warm(chain, *last_format_, last_size_, /*wait=*/false);
             adopt(*bg.probe);
             bg.running = serial;
             std::lock_guard lock(bg.mutex);
@@ -308,6 +313,7 @@ ChainRequest FrameProcessor::request_chain(Chain chain) {
     job.serial = serial;
     job.chain = std::move(chain);
     job.format = last_format_;
+    job.size = last_size_;
     bg.post(std::move(job));
     return ChainRequest::building;
 }
@@ -322,6 +328,7 @@ void FrameProcessor::reload_kernels(std::vector<std::string> files) {
         job.serial = ++bg.requested;
         job.chain = bg.desired ? *bg.desired : chain_;
         job.format = last_format_;
+        job.size = last_size_;
     }
     bg.post(std::move(job));
 }

@@ -78,6 +78,19 @@ void Tuner::force(std::string label) {
     ++generation_;
 }
 
+bool Tuner::knows(const std::string& key, std::span<const std::string> labels) const {
+    std::lock_guard lock(mutex_);
+    auto has = [&](const std::string& label) {
+        return std::find(labels.begin(), labels.end(), label) != labels.end();
+    };
+    if (!forced_.empty() && has(forced_)) return true;
+    if (mode_ == TuneMode::fixed || labels.size() <= 1) return true;
+    if (auto it = chosen_.find(key); it != chosen_.end() && has(it->second)) return true;
+    if (mode_ == TuneMode::cached)
+        if (auto it = cache_.find(key); it != cache_.end() && has(it->second)) return true;
+    return false;
+}
+
 std::map<std::string, std::string> Tuner::choices() const {
     std::lock_guard lock(mutex_);
     return chosen_;
@@ -197,6 +210,17 @@ TunedKernel::TunedKernel(std::string file, std::string kernel, std::vector<Kerne
     if (variants_.empty()) fail("{}: no kernel variants", kernel_);
 }
 
+std::string TunedKernel::key_of(const std::string& options, const std::string& size) const {
+    return fmt::format("{}:{} [{}] {}", file_, kernel_, options, size);
+}
+
+std::vector<std::string> TunedKernel::labels_of(const Built& b) const {
+    std::vector<std::string> labels;
+    for (size_t u : b.usable)
+        labels.push_back(variants_[u].label());
+    return labels;
+}
+
 void TunedKernel::prepare(ClContext& cl, const std::string& options) {
     (void)built(cl, options);
 }
@@ -245,10 +269,16 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
     const std::string size = fmt::format("{}x{}", width, height);
     auto c = b.choice.find(size);
     if (c == b.choice.end()) {
+        // Measuring blocks: a thread that must not wait (the render thread trying a chain
+        // change in a CacheOnlyScope) hands the change to the background instead, unless the
+        // tuner already knows the answer (choose() then measures nothing).
+        if (ClContext::cache_only() && !cl.tuner().knows(key_of(options, size), labels_of(b)))
+            throw ProgramNotCached(
+                fmt::format("{}: the variant for {} is not chosen yet", kernel_, size));
         std::vector<std::string> labels;
         for (size_t u : b.usable)
             labels.push_back(variants_[u].label());
-        const std::string key = fmt::format("{}:{} [{}] {}", file_, kernel_, options, size);
+        const std::string key = key_of(options, size);
         // Measurement runs wait for whatever the queue holds before them (in-order queue).
         const size_t chosen =
             cl.tuner().choose(key, labels, [&](size_t u) { return launch(u, wait); });

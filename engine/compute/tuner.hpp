@@ -54,6 +54,9 @@ public:
     size_t choose(const std::string& key, std::span<const std::string> labels,
                   const std::function<ClEvent(size_t)>& run);
 
+    // True when choose() would answer for `key` among `labels` without measuring.
+    bool knows(const std::string& key, std::span<const std::string> labels) const;
+
     // Changes whenever set_mode() or force() does: holders of earlier choices ask again.
     uint64_t generation() const;
 
@@ -122,6 +125,8 @@ public:
 private:
     struct Built;
     Built& built(ClContext& cl, const std::string& options);
+    std::string key_of(const std::string& options, const std::string& size) const;
+    std::vector<std::string> labels_of(const Built& b) const;
     struct Built {
         std::vector<size_t> usable;  // indices into variants_ that fit the device
         std::vector<ClKernel> kernels;
