@@ -6,16 +6,24 @@
 // the result is rounded to nearest even and saturated. Alpha = max.
 //
 // Build options: -DCFA=<cfa_at code> -DMETHOD=<0 mhc | 1 bilinear> -DPY=<rows per work-item,
-// even>. Each work-item makes a block of 4 x PY pixels at (4 gx, PY gy): it reads the 8 x
-// (PY + 4) samples around it (three aligned 4-sample loads per row away from the left and right
-// edges, reflected single loads near them) and writes each row of 4 pixels with one vector
-// store. The block starts on even coordinates, so every pixel's Bayer site is a compile-time
+// even> -DPX=<pixels per row of a work-item: 4, 8 or 16>. Each work-item makes a block of
+// PX x PY pixels at (PX gx, PY gy): it reads the (PX + 4) x (PY + 4) samples around it and
+// writes each row of PX pixels as PX / 4 aligned quad stores (a quad past the right edge is
+// skipped, the last one clipped). Away from the left and right edges a row is read with aligned
+// vector loads: PX 4: three 4-sample loads; PX 8/16: one aligned PX-sample load plus a 2-sample
+// load on each side (the apron). Near the edges: reflected single loads. The block starts on even coordinates, so every pixel's Bayer site is a compile-time
 // constant: no branches on the site, no per-sample reflection in the interior.
 // Global traffic: 1 sample read (L1/L2 absorb the (PY + 4) / PY row overlap) + 1 pixel written.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
 #define PY 2
+#endif
+#ifndef PX
+#define PX 4
+#endif
+#if PX != 4 && PX != 8 && PX != 16
+#error "demosaic: PX must be 4, 8 or 16"
 #endif
 #if PY % 2
 #error "demosaic: PY must be even"
@@ -27,11 +35,18 @@
 #define METHOD 0
 #endif
 
+#define DM_CAT_(a, b) a##b
+#define DM_CAT(a, b) DM_CAT_(a, b)
 #if WORK16
 typedef ushort4 mono4_t;
+typedef ushort2 mono2_t;
+#define MONO_SCALAR ushort
 #else
 typedef uchar4 mono4_t;
+typedef uchar2 mono2_t;
+#define MONO_SCALAR uchar
 #endif
+typedef DM_CAT(MONO_SCALAR, PX) monopx_t;  // PX samples, one aligned load
 
 inline int reflect101(int i, int n) {
     if (n == 1) return 0;
@@ -64,23 +79,51 @@ inline void load_row8(__global const uchar* src, int pitch, int xa, int y, int w
     }
 }
 
+#if PX == 4
+#define load_row load_row8
+#else
+// Samples xa-2 .. xa+PX+1 of row y (y inside the frame, xa a multiple of PX) into v[0..PX+3].
+inline void load_row(__global const uchar* src, int pitch, int xa, int y, int width, float* v) {
+    __global const uchar* row = src + (size_t)y * (size_t)pitch;
+    if (xa >= 2 && xa + PX + 1 < width) {
+        // Rows start on 256-byte boundaries: the PX-sample load is aligned to its size, the
+        // 2-sample aprons (even x) to theirs.
+        const float2 l =
+            convert_float2(*(__global const mono2_t*)(row + (size_t)(xa - 2) * sizeof(mono_t)));
+        const float2 r =
+            convert_float2(*(__global const mono2_t*)(row + (size_t)(xa + PX) * sizeof(mono_t)));
+        DM_CAT(vstore, PX)
+        (DM_CAT(convert_float, PX)(*(__global const monopx_t*)(row + (size_t)xa * sizeof(mono_t))),
+         0, v + 2);
+        v[0] = l.x;
+        v[1] = l.y;
+        v[PX + 2] = r.x;
+        v[PX + 3] = r.y;
+    } else {
+        for (int i = 0; i < PX + 4; ++i)
+            v[i] = (float)*(__global const mono_t*)(row + (size_t)reflect101(xa - 2 + i, width) *
+                                                              sizeof(mono_t));
+    }
+}
+#endif
+
 __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar* dst,
                        int dst_pitch, int width, int height) {
-    const int xa = (int)get_global_id(0) * 4;
+    const int xa = (int)get_global_id(0) * PX;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
 
-    float v[PY + 4][8];  // v[j][i]: sample (xa - 2 + i, y0 - 2 + j)
+    float v[PY + 4][PX + 4];  // v[j][i]: sample (xa - 2 + i, y0 - 2 + j)
 #pragma unroll
     for (int j = 0; j < PY + 4; ++j)
-        load_row8(src, src_pitch, xa, reflect101(y0 - 2 + j, height), width, v[j]);
+        load_row(src, src_pitch, xa, reflect101(y0 - 2 + j, height), width, v[j]);
 
 #pragma unroll
     for (int j = 0; j < PY; ++j) {
         if (y0 + j >= height) break;
-        pix_t out[4];
+        pix_t out[PX];
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < PX; ++i) {
 #define S(dx, dy) v[j + 2 + (dy)][i + 2 + (dx)]
             const int site = cfa_at(CFA, i, j);  // xa and y0 are even
             const float c = S(0, 0);
@@ -130,6 +173,10 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
 #undef S
             out[i] = float_to_pix((float4)(r, g, b, PIX_MAX));
         }
-        store_quad(dst, dst_pitch, xa, y0 + j, width, (quad_t)(out[0], out[1], out[2], out[3]));
+#pragma unroll
+        for (int q = 0; q < PX; q += 4)
+            if (q == 0 || xa + q < width)
+                store_quad(dst, dst_pitch, xa + q, y0 + j, width,
+                           (quad_t)(out[q], out[q + 1], out[q + 2], out[q + 3]));
     }
 }

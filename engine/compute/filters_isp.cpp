@@ -63,8 +63,23 @@ void launch(FilterIo& io, const Launch& l) {
 namespace stencil {
 
 std::vector<KernelVariant> demosaic_variants() {
-    return {{"-DPY=2", {32, 8}, {4, 2}},  {"-DPY=4", {32, 4}, {4, 4}}, {"-DPY=2", {64, 4}, {4, 2}},
-            {"-DPY=2", {16, 16}, {4, 2}}, {"-DPY=4", {64, 2}, {4, 4}}, {"-DPY=8", {32, 4}, {4, 8}}};
+    return {{"-DPY=2", {32, 8}, {4, 2}},
+            {"-DPY=4", {32, 4}, {4, 4}},
+            {"-DPY=2", {64, 4}, {4, 2}},
+            {"-DPY=2", {16, 16}, {4, 2}},
+            {"-DPY=4", {64, 2}, {4, 4}},
+            {"-DPY=8", {32, 4}, {4, 8}},
+            // PX 8 / 16: wider aligned mosaic loads (uchar8/16, ushort8/16) + 2-sample aprons.
+            {"-DPX=8 -DPY=2", {32, 4}, {8, 2}},
+            {"-DPX=8 -DPY=4", {32, 4}, {8, 4}},
+            {"-DPX=8 -DPY=4", {16, 8}, {8, 4}},
+            {"-DPX=8 -DPY=8", {32, 4}, {8, 8}},
+            {"-DPX=8 -DPY=4", {64, 2}, {8, 4}},
+            {"-DPX=8 -DPY=2", {64, 4}, {8, 2}},
+            {"-DPX=16 -DPY=2", {32, 4}, {16, 2}},
+            {"-DPX=16 -DPY=4", {16, 8}, {16, 4}},
+            {"-DPX=16 -DPY=4", {32, 4}, {16, 4}},
+            {"-DPX=16 -DPY=2", {64, 2}, {16, 2}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {
