@@ -23,16 +23,6 @@ std::vector<KernelVariant> variants() {
     };
 }
 
-// FNV-1a, for the generated file's name.
-uint64_t hash_of(std::string_view s) {
-    uint64_t h = 1469598103934665603ull;
-    for (char c : s) {
-        h ^= static_cast<uint8_t>(c);
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 const char* kKernelTemplate = R"CL(
 // ---- the generated part ----
 #if MONO
@@ -157,7 +147,7 @@ void PointwiseFilter::enqueue(FilterIo& io) {
         // The generated text is registered under a name derived from its content, so equal
         // runs share one program and an edited kernel file (hot reload) gives a new one.
         const std::string text = source(io.cl, mono);
-        const std::string name = fmt::format("pointwise-{:016x}.cl", hash_of(text));
+        const std::string name = fmt::format("pointwise-{:016x}.cl", stable_hash(text));
         io.cl.add_source(name, text);
         tk = std::make_unique<TunedKernel>(name, "pointwise", variants());
     }

@@ -27,8 +27,9 @@ std::string uuid_text(const ClDeviceInfo& dev) {
     return s;
 }
 
-// FNV-1a, 64 bit: stable across compilers and runs (unlike std::hash).
-uint64_t fnv1a(std::string_view s) {
+}  // namespace
+
+uint64_t stable_hash(std::string_view s) {
     uint64_t h = 1469598103934665603ull;
     for (char c : s) {
         h ^= static_cast<uint8_t>(c);
@@ -36,6 +37,8 @@ uint64_t fnv1a(std::string_view s) {
     }
     return h;
 }
+
+namespace {
 
 double median_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -56,7 +59,7 @@ std::filesystem::path Tuner::default_cache_dir() {
 Tuner::Tuner(const ClDeviceInfo& dev, std::filesystem::path cache_dir) {
     device_key_ = fmt::format("{} | {} | {}", dev.name, dev.driver_version, uuid_text(dev));
     if (!cache_dir.empty())
-        file_ = cache_dir / fmt::format("tuning-{:016x}.json", fnv1a(device_key_));
+        file_ = cache_dir / fmt::format("tuning-{:016x}.json", stable_hash(device_key_));
     load();
 }
 

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compute/cl_handle.hpp"
@@ -28,6 +29,10 @@ namespace vfx {
 
 struct ClDeviceInfo;
 class ClContext;
+
+// FNV-1a, 64 bit: a hash that is the same in every build and run (unlike std::hash), for names
+// of files derived from their content or key.
+uint64_t stable_hash(std::string_view s);
 
 enum class TuneMode : uint8_t {
     cached,  // use the cache; measure what it lacks (the default)

@@ -20,6 +20,7 @@ extern "C" {
 #include "compute/registry.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
+#include "timing/timing.hpp"
 
 namespace vfx {
 
@@ -28,20 +29,8 @@ namespace {
 constexpr uint64_t kRotationBytes = 256ull << 20;  // touched per rotation: well past any L2
 constexpr size_t kMaxSets = 32;
 
-struct Stats {
-    double median = 0, min = 0, p90 = 0;
-};
-
-Stats stats_of(std::vector<double> ms) {
-    Stats s;
-    if (ms.empty()) return s;
-    std::sort(ms.begin(), ms.end());
-    s.median = ms[ms.size() / 2];
-    s.min = ms.front();
-    s.p90 = ms[std::min(ms.size() - 1,
-                        static_cast<size_t>(std::ceil(0.9 * static_cast<double>(ms.size()))) - 1)];
-    return s;
-}
+// Median, min and p95 of the timed runs (nearest rank, as every timing in vfx).
+using Stats = Summary;
 
 size_t sets_for(uint64_t bytes_per_set) {
     if (bytes_per_set == 0) return 1;
@@ -221,9 +210,9 @@ public:
         }
         const uint64_t bytes = src_bytes + packed_bytes(w, h, g.format);
         BenchResult r =
-            result(filter, label, w, h, std::string(to_string(g.format)), stats_of(gpu_ms), bytes);
+            result(filter, label, w, h, std::string(to_string(g.format)), summarize(gpu_ms), bytes);
         r.variant = new_choices(before);
-        r.note = fmt::format("upload {:.3f} ms (not counted)", stats_of(upload_ms).median);
+        r.note = fmt::format("upload {:.3f} ms (not counted)", summarize(upload_ms).p50);
         results_.push_back(r);
     }
 
@@ -254,7 +243,7 @@ private:
         std::vector<double> ms;
         for (const auto& ev : events)
             ms.push_back(cl_events_ms(ev.front().get(), ev.back().get()));
-        return stats_of(std::move(ms));
+        return summarize(std::move(ms));
     }
 
     BenchResult result(const std::string& filter, const std::string& chain, uint32_t w, uint32_t h,
@@ -265,14 +254,14 @@ private:
         r.width = w;
         r.height = h;
         r.format = format;
-        r.ms_median = s.median;
+        r.ms_median = s.p50;
         r.ms_min = s.min;
-        r.ms_p90 = s.p90;
+        r.ms_p95 = s.p95;
         r.bytes = bytes;
-        r.gbps = s.median > 0 ? static_cast<double>(bytes) / (s.median * 1e6) : 0;
+        r.gbps = s.p50 > 0 ? static_cast<double>(bytes) / (s.p50 * 1e6) : 0;
         if (auto it = copy_gbps_.find(size_text(w, h)); it != copy_gbps_.end() && it->second > 0)
             r.copy_ratio = r.gbps / it->second;
-        spdlog::debug("bench {} {}: {:.4f} ms", chain, size_text(w, h), s.median);
+        spdlog::debug("bench {} {}: {:.4f} ms", chain, size_text(w, h), s.p50);
         return r;
     }
 
@@ -407,7 +396,7 @@ nlohmann::json to_json(const BenchReport& r) {
                            {"format", x.format},
                            {"ms_median", x.ms_median},
                            {"ms_min", x.ms_min},
-                           {"ms_p90", x.ms_p90},
+                           {"ms_p95", x.ms_p95},
                            {"bytes", x.bytes},
                            {"gbps", x.gbps},
                            {"copy_ratio", x.copy_ratio},

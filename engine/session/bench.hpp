@@ -34,7 +34,7 @@ struct BenchResult {
     std::string chain;   // what ran, in chain syntax (conversion: "convert nv12")
     uint32_t width = 0, height = 0;
     std::string format;  // working format of the frame ("rgba8", "mono8")
-    double ms_median = 0, ms_min = 0, ms_p90 = 0;
+    double ms_median = 0, ms_min = 0, ms_p95 = 0;
     uint64_t bytes = 0;     // moved per run (see above)
     double gbps = 0;        // bytes / ms_median
     double copy_ratio = 0;  // gbps / the copy's gbps at this size
