@@ -27,7 +27,7 @@
 
 // R, G, B in pixel units and the luma Y (same units) in w.
 inline float4 bl_pix(pix_t p) {
-    const float4 v = pix_to_float(p);
+    const float4 v = convert_float4(p);
     return (float4)(v.x, v.y, v.z, 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z);
 }
 

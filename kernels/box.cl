@@ -22,7 +22,7 @@
 #define BX_N ((uint)((2 * RADIUS + 1) * (2 * RADIUS + 1)))
 
 inline uint4 bx_pix(__global const uchar* src, int pitch, int x, int y, int width) {
-    return pix_to_u4(load_pix(src, pitch, clamp_x(x, width), y));
+    return convert_uint4(load_pix(src, pitch, clamp_x(x, width), y));
 }
 
 // Horizontal window sums of row y (inside the frame) for columns xa .. xa+3.
@@ -30,8 +30,8 @@ inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int widt
     uint4 s = (uint4)(0u);
     for (int q = -BX_A; q < BX_A; ++q) {
         const quad_t p = load_quad(src, pitch, xa + 4 * q, y, width);
-        s += (pix_to_u4(p.lo.lo) + pix_to_u4(p.lo.hi)) +
-             (pix_to_u4(p.hi.lo) + pix_to_u4(p.hi.hi));
+        s += (convert_uint4(p.lo.lo) + convert_uint4(p.lo.hi)) +
+             (convert_uint4(p.hi.lo) + convert_uint4(p.hi.hi));
     }
 #pragma unroll
     for (int t = 0; t <= BX_B; ++t) s += bx_pix(src, pitch, xa + 4 * BX_A + t, y, width);
@@ -80,11 +80,11 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         // pixel 4 lx + t of the tile is px[row * 4 BL_TQ + 4 (lx + BL_H) + t]
         __local const pix_t* rp = px + row * 4 * BL_TQ + 4 * (lx + BL_H);
         uint4 s = (uint4)(0u);
-        for (int t = -RADIUS; t <= RADIUS; ++t) s += pix_to_u4(rp[t]);
+        for (int t = -RADIUS; t <= RADIUS; ++t) s += convert_uint4(rp[t]);
         h_t[row * BL_TW + lx] = s;
 #pragma unroll
         for (int c = 1; c < 4; ++c) {
-            s += pix_to_u4(rp[c + RADIUS]) - pix_to_u4(rp[c - 1 - RADIUS]);
+            s += convert_uint4(rp[c + RADIUS]) - convert_uint4(rp[c - 1 - RADIUS]);
             h_t[row * BL_TW + c * LX + lx] = s;
         }
     }
@@ -105,7 +105,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         pix_t o[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            o[c] = u4_to_pix((2u * v[c] + BX_N) / (2u * BX_N));
+            o[c] = convert_pix_sat_rte(convert_float4((2u * v[c] + BX_N) / (2u * BX_N)));
         }
         o[0].w = in.lo.lo.w;
         o[1].w = in.lo.hi.w;
@@ -140,7 +140,7 @@ __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar
         pix_t o[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            o[c] = u4_to_pix((2u * v[c] + BX_N) / (2u * BX_N));
+            o[c] = convert_pix_sat_rte(convert_float4((2u * v[c] + BX_N) / (2u * BX_N)));
         }
         o[0].w = in.lo.lo.w;
         o[1].w = in.lo.hi.w;

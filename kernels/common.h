@@ -35,61 +35,14 @@ inline void store_pix(__global uchar* base, int pitch, int x, int y, pix_t v) {
     *(__global pix_t*)(base + (size_t)y * (size_t)pitch + (size_t)x * sizeof(pix_t)) = v;
 }
 
-// ---- Exact integer <-> float conversions from full-rate instructions ----
-// NVIDIA GPUs run integer <-> float conversions (I2F, F2I) at a quarter of the FMA rate (16 per
-// clock per SM on sm_80 / sm_90), and a stencil kernel converts every input sample several
-// times: the conversions, not memory, bounded the stencils. These helpers use the float
-// format instead: for an integer 0 <= u < 2^23, the bits 0x4B000000 | u are the float 2^23 + u
-// exactly, so u = that float - 2^23 (an OR and an add). Back: for v in [0, 2^16], v + 2^23 is
-// rounded to an integer by the add itself (the spacing of floats in [2^23, 2^24) is 1; the
-// default rounding is to nearest even), whose low bits are that integer. fmin/fmax saturate
-// (NaN -> 0, as convert_*_sat does). Same result, bit for bit, as convert_float* and
-// convert_*_sat_rte on every device; no conversion instruction.
-#define VFX_2P23 8388608.0f
-inline float u_to_f(uint u) { return as_float(u | 0x4B000000u) - VFX_2P23; }
-inline float4 u4_to_f4(uint4 u) { return as_float4(u | 0x4B000000u) - VFX_2P23; }
-// round(clamp(v, 0, maxv)) to nearest even, as the float's bits: the integer is bits 0..15
-// (maxv <= 65535).
-inline uint f_to_u_bits(float v, float maxv) {
-    return as_uint(fmin(fmax(v, 0.0f), maxv) + VFX_2P23);
-}
-inline uint4 f4_to_u4_bits(float4 v, float maxv) {
-    return as_uint4(fmin(fmax(v, (float4)(0.0f)), (float4)(maxv)) + VFX_2P23);
-}
-// round(clamp(v, 0, maxv)) to nearest even, as a float (what storing and reloading gives).
-inline float4 round_sat(float4 v, float maxv) {
-    return (fmin(fmax(v, (float4)(0.0f)), (float4)(maxv)) + VFX_2P23) - VFX_2P23;
-}
-inline float round_sat1(float v, float maxv) { return (fmin(fmax(v, 0.0f), maxv) + VFX_2P23) - VFX_2P23; }
-
-// The channels of a pixel as uint, and back (each channel's value in bits 0..15 of its lane,
-// higher bits ignored).
-#if WORK16
-inline uint4 pix_to_u4(pix_t p) {
-    const uint2 w = as_uint2(p);
-    return (uint4)(w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu, w.y >> 16);
-}
-inline pix_t u4_to_pix(uint4 u) {
-    return as_ushort4((uint2)((u.x & 0xFFFFu) | (u.y << 16), (u.z & 0xFFFFu) | (u.w << 16)));
-}
-#else
-inline uint4 pix_to_u4(pix_t p) {
-    const uint w = as_uint(p);
-    return (uint4)(w & 0xFFu, (w >> 8) & 0xFFu, (w >> 16) & 0xFFu, w >> 24);
-}
-inline pix_t u4_to_pix(uint4 u) {
-    return as_uchar4((u.x & 0xFFu) | ((u.y & 0xFFu) << 8) | ((u.z & 0xFFu) << 16) | (u.w << 24));
-}
-#endif
+// Normalised float (0..1) <-> pixel. Store rounds to nearest even and saturates.
+inline float4 pix_to_unorm(pix_t p) { return convert_float4(p) * (1.0f / PIX_MAX); }
+inline pix_t unorm_to_pix(float4 v) { return convert_pix_sat_rte(v * PIX_MAX); }
 
 // Float in pixel units (0..255 or 0..65535) <-> pixel: what the filters compute in, no
 // rescaling error. Store rounds to nearest even and saturates.
-inline float4 pix_to_float(pix_t p) { return u4_to_f4(pix_to_u4(p)); }
-inline pix_t float_to_pix(float4 v) { return u4_to_pix(f4_to_u4_bits(v, PIX_MAX)); }
-
-// Normalised float (0..1) <-> pixel. Store rounds to nearest even and saturates.
-inline float4 pix_to_unorm(pix_t p) { return pix_to_float(p) * (1.0f / PIX_MAX); }
-inline pix_t unorm_to_pix(float4 v) { return float_to_pix(v * PIX_MAX); }
+inline float4 pix_to_float(pix_t p) { return convert_float4(p); }
+inline pix_t float_to_pix(float4 v) { return convert_pix_sat_rte(v); }
 
 // The global size is rounded up to whole work-groups: work-items outside the frame take part
 // in cooperative loads and barriers but store nothing.
@@ -165,15 +118,13 @@ typedef ushort mono_t;
 typedef uchar mono_t;
 #define convert_mono_sat_rte convert_uchar_sat_rte
 #endif
-inline float mono_to_float(mono_t m) { return u_to_f((uint)m); }
-inline mono_t float_to_mono(float v) { return (mono_t)f_to_u_bits(v, PIX_MAX); }
 inline float load_mono(__global const uchar* base, int pitch, int x, int y) {
-    return mono_to_float(
-        *(__global const mono_t*)(base + (size_t)y * (size_t)pitch + (size_t)x * sizeof(mono_t)));
+    return (float)*(__global const mono_t*)(base + (size_t)y * (size_t)pitch +
+                                            (size_t)x * sizeof(mono_t));
 }
 inline void store_mono(__global uchar* base, int pitch, int x, int y, float v) {
     *(__global mono_t*)(base + (size_t)y * (size_t)pitch + (size_t)x * sizeof(mono_t)) =
-        float_to_mono(v);
+        convert_mono_sat_rte(v);
 }
 
 // Colour (0 R, 1 G, 2 B) of Bayer site (x, y): `cfa` packs the 2x2 pattern, 2 bits per site,

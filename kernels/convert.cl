@@ -27,7 +27,7 @@ typedef uchar sample_t;
 inline float sample_at(__global const uchar* src, uint off, int pitch, int y, int i, int shift) {
     __global const sample_t* row =
         (__global const sample_t*)(src + (size_t)off + (size_t)y * (size_t)pitch);
-    return u_to_f((uint)row[i] >> shift);
+    return (float)((uint)row[i] >> shift);
 }
 
 #ifndef PX

@@ -48,9 +48,6 @@ typedef uchar2 mono2_t;
 #endif
 typedef DM_CAT(MONO_SCALAR, PX) monopx_t;  // PX samples, one aligned load
 
-// Four samples as floats (mono4_t is pix_t's type: exact, no conversion instruction).
-inline float4 mono4_to_float(mono4_t m) { return pix_to_float(m); }
-
 inline int reflect101(int i, int n) {
     if (n == 1) return 0;
     const int period = 2 * (n - 1);
@@ -64,9 +61,9 @@ inline void load_row8(__global const uchar* src, int pitch, int xa, int y, int w
     __global const uchar* row = src + (size_t)y * (size_t)pitch;
     if (xa >= 4 && xa + 7 < width) {
         __global const mono4_t* q = (__global const mono4_t*)(row + (size_t)xa * sizeof(mono_t));
-        const float4 a = mono4_to_float(q[-1]);
-        const float4 b = mono4_to_float(q[0]);
-        const float4 c = mono4_to_float(q[1]);
+        const float4 a = convert_float4(q[-1]);
+        const float4 b = convert_float4(q[0]);
+        const float4 c = convert_float4(q[1]);
         v[0] = a.z;
         v[1] = a.w;
         v[2] = b.x;
@@ -77,8 +74,8 @@ inline void load_row8(__global const uchar* src, int pitch, int xa, int y, int w
         v[7] = c.y;
     } else {
         for (int i = 0; i < 8; ++i)
-            v[i] = mono_to_float(*(__global const mono_t*)(
-                row + (size_t)reflect101(xa - 2 + i, width) * sizeof(mono_t)));
+            v[i] = (float)*(__global const mono_t*)(row + (size_t)reflect101(xa - 2 + i, width) *
+                                                              sizeof(mono_t));
     }
 }
 
@@ -91,26 +88,21 @@ inline void load_row(__global const uchar* src, int pitch, int xa, int y, int wi
     if (xa >= 2 && xa + PX + 1 < width) {
         // Rows start on 256-byte boundaries: the PX-sample load is aligned to its size, the
         // 2-sample aprons (even x) to theirs.
-        const mono2_t l = *(__global const mono2_t*)(row + (size_t)(xa - 2) * sizeof(mono_t));
-        const mono2_t r = *(__global const mono2_t*)(row + (size_t)(xa + PX) * sizeof(mono_t));
-        const monopx_t m = *(__global const monopx_t*)(row + (size_t)xa * sizeof(mono_t));
-#if PX == 8
-        vstore4(mono4_to_float(m.lo), 0, v + 2);
-        vstore4(mono4_to_float(m.hi), 0, v + 6);
-#else
-        vstore4(mono4_to_float(m.lo.lo), 0, v + 2);
-        vstore4(mono4_to_float(m.lo.hi), 0, v + 6);
-        vstore4(mono4_to_float(m.hi.lo), 0, v + 10);
-        vstore4(mono4_to_float(m.hi.hi), 0, v + 14);
-#endif
-        v[0] = mono_to_float(l.x);
-        v[1] = mono_to_float(l.y);
-        v[PX + 2] = mono_to_float(r.x);
-        v[PX + 3] = mono_to_float(r.y);
+        const float2 l =
+            convert_float2(*(__global const mono2_t*)(row + (size_t)(xa - 2) * sizeof(mono_t)));
+        const float2 r =
+            convert_float2(*(__global const mono2_t*)(row + (size_t)(xa + PX) * sizeof(mono_t)));
+        DM_CAT(vstore, PX)
+        (DM_CAT(convert_float, PX)(*(__global const monopx_t*)(row + (size_t)xa * sizeof(mono_t))),
+         0, v + 2);
+        v[0] = l.x;
+        v[1] = l.y;
+        v[PX + 2] = r.x;
+        v[PX + 3] = r.y;
     } else {
         for (int i = 0; i < PX + 4; ++i)
-            v[i] = mono_to_float(*(__global const mono_t*)(
-                row + (size_t)reflect101(xa - 2 + i, width) * sizeof(mono_t)));
+            v[i] = (float)*(__global const mono_t*)(row + (size_t)reflect101(xa - 2 + i, width) *
+                                                              sizeof(mono_t));
     }
 }
 #endif

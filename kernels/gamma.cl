@@ -5,12 +5,9 @@
 // engine/compute/filters_isp.cpp). A mosaic: every sample; RGBA: R, G, B (alpha copied). The
 // kernel rounds to nearest even and saturates. A point-wise operation
 // (engine/compute/pointwise.hpp): v holds stored values, whole numbers in 0..PIX_MAX.
-// The index of a whole number 0..PIX_MAX held in a float (common.h's bit trick: no F2I).
-inline uint gamma_index(float v) { return f_to_u_bits(v, PIX_MAX) & 0xFFFFu; }
 inline float4 gamma_rgba(float4 v, int x, int y, __global const float* table) {
-    return (float4)(table[gamma_index(v.x)], table[gamma_index(v.y)], table[gamma_index(v.z)],
-                    0.0f);
+    return (float4)(table[(int)v.x], table[(int)v.y], table[(int)v.z], 0.0f);
 }
 inline float gamma_mono(float v, int x, int y, __global const float* table) {
-    return table[gamma_index(v)];
+    return table[(int)v];
 }

@@ -73,10 +73,10 @@ inline void gs_h_quad(__global const uchar* src, int src_pitch, int width, int x
 #pragma unroll
     for (int q = 0; q < GS_NQ; ++q) {
         const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
-        p[4 * q] = pix_to_float(v.lo.lo);
-        p[4 * q + 1] = pix_to_float(v.lo.hi);
-        p[4 * q + 2] = pix_to_float(v.hi.lo);
-        p[4 * q + 3] = pix_to_float(v.hi.hi);
+        p[4 * q] = convert_float4(v.lo.lo);
+        p[4 * q + 1] = convert_float4(v.lo.hi);
+        p[4 * q + 2] = convert_float4(v.hi.lo);
+        p[4 * q + 3] = convert_float4(v.hi.hi);
     }
     float4 h[4];
 #pragma unroll
@@ -215,10 +215,10 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 #pragma unroll
         for (int q = 0; q < GS_NQ; ++q) {
             const quad_t v = in_t[row * GL_TQ + lx + q];
-            p[4 * q] = pix_to_float(v.lo.lo);
-            p[4 * q + 1] = pix_to_float(v.lo.hi);
-            p[4 * q + 2] = pix_to_float(v.hi.lo);
-            p[4 * q + 3] = pix_to_float(v.hi.hi);
+            p[4 * q] = convert_float4(v.lo.lo);
+            p[4 * q + 1] = convert_float4(v.lo.hi);
+            p[4 * q + 2] = convert_float4(v.hi.lo);
+            p[4 * q + 3] = convert_float4(v.hi.hi);
         }
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
@@ -279,10 +279,10 @@ __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global 
 #pragma unroll
         for (int q = 0; q < GS_NQ; ++q) {
             const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
-            p[4 * q] = pix_to_float(v.lo.lo);
-            p[4 * q + 1] = pix_to_float(v.lo.hi);
-            p[4 * q + 2] = pix_to_float(v.hi.lo);
-            p[4 * q + 3] = pix_to_float(v.hi.hi);
+            p[4 * q] = convert_float4(v.lo.lo);
+            p[4 * q + 1] = convert_float4(v.lo.hi);
+            p[4 * q + 2] = convert_float4(v.hi.lo);
+            p[4 * q + 3] = convert_float4(v.hi.hi);
         }
         float4 h[4];
 #pragma unroll

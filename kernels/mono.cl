@@ -18,9 +18,9 @@ __kernel void gray_to_mono(__global const uchar* src, uint off, int pitch, __glo
     if (!in_frame(x, y, width, height)) return;
     __global const gsample_t* row =
         (__global const gsample_t*)(src + (size_t)off + (size_t)y * (size_t)pitch);
-    const float l = clamp(u_to_f((uint)row[x] >> shift) * yscale, 0.0f, 1.0f);
+    const float l = clamp((float)((uint)row[x] >> shift) * yscale, 0.0f, 1.0f);
     *(__global mono_t*)(dst + (size_t)y * (size_t)dst_pitch + (size_t)x * sizeof(mono_t)) =
-        float_to_mono(l * PIX_MAX);
+        convert_mono_sat_rte(l * PIX_MAX);
 }
 
 __kernel void mono_to_rgba(__global const uchar* src, int src_pitch, __global uchar* dst,

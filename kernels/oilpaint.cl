@@ -58,8 +58,10 @@
 
 #if WORK16
 #define OIL_PIX_MAX 65535UL
+#define oil_convert_pix convert_ushort4
 #else
 #define OIL_PIX_MAX 255UL
+#define oil_convert_pix convert_uchar4
 #endif
 
 inline uchar oil_bin(pix_t p) {
@@ -146,7 +148,7 @@ __kernel __attribute__((reqd_work_group_size(LW, LH, 1))) void oilpaint(
             const int ti = (ly * PY + p + dy) * OIL_TW + lx;
 #pragma unroll
             for (int dx = 0; dx < OIL_D; ++dx) {
-                const uint4 v = pix_to_u4(tile[ti + dx]);
+                const uint4 v = convert_uint4(tile[ti + dx]);
                 sum += (uint)bins[ti + dx] == best ? v : (uint4)(0u);
             }
         }
@@ -155,7 +157,7 @@ __kernel __attribute__((reqd_work_group_size(LW, LH, 1))) void oilpaint(
         const uint4 rem2 = (sum - q * nn) * 2u;
         const int4 up = (rem2 > nn) | ((rem2 == nn) & ((q & 1u) == 1u));
         q += select((uint4)(0u), (uint4)(1u), up);
-        pix_t o = u4_to_pix(q);  // q <= PIX_MAX
+        pix_t o = oil_convert_pix(q);  // q <= PIX_MAX
         o.w = tile[(ly * PY + p + RADIUS) * OIL_TW + lx + RADIUS].w;
         store_pix(dst, dst_pitch, x, y, o);
     }

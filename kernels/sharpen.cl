@@ -47,10 +47,10 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void sharpen_apply(
         const quad_t l = in_t[row * SL_TQ + lx];
         const quad_t m = in_t[row * SL_TQ + lx + 1];
         const quad_t r = in_t[row * SL_TQ + lx + 2];
-        float4 p[12] = {pix_to_float(l.lo.lo), pix_to_float(l.lo.hi), pix_to_float(l.hi.lo),
-                        pix_to_float(l.hi.hi), pix_to_float(m.lo.lo), pix_to_float(m.lo.hi),
-                        pix_to_float(m.hi.lo), pix_to_float(m.hi.hi), pix_to_float(r.lo.lo),
-                        pix_to_float(r.lo.hi), pix_to_float(r.hi.lo), pix_to_float(r.hi.hi)};
+        float4 p[12] = {convert_float4(l.lo.lo), convert_float4(l.lo.hi), convert_float4(l.hi.lo),
+                        convert_float4(l.hi.hi), convert_float4(m.lo.lo), convert_float4(m.lo.hi),
+                        convert_float4(m.hi.lo), convert_float4(m.hi.hi), convert_float4(r.lo.lo),
+                        convert_float4(r.lo.hi), convert_float4(r.hi.lo), convert_float4(r.hi.hi)};
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             float4 s = p[4 + c - RADIUS];
@@ -103,10 +103,10 @@ __kernel void sharpen_apply(__global const uchar* src, int src_pitch, __global u
         const quad_t m = load_quad(src, src_pitch, xa, y, width);
         const quad_t r = load_quad(src, src_pitch, xa + 4, y, width);
         if (j >= RADIUS && j < RADIUS + PY) centre[j - RADIUS] = m;
-        float4 p[12] = {pix_to_float(l.lo.lo), pix_to_float(l.lo.hi), pix_to_float(l.hi.lo),
-                        pix_to_float(l.hi.hi), pix_to_float(m.lo.lo), pix_to_float(m.lo.hi),
-                        pix_to_float(m.hi.lo), pix_to_float(m.hi.hi), pix_to_float(r.lo.lo),
-                        pix_to_float(r.lo.hi), pix_to_float(r.hi.lo), pix_to_float(r.hi.hi)};
+        float4 p[12] = {convert_float4(l.lo.lo), convert_float4(l.lo.hi), convert_float4(l.hi.lo),
+                        convert_float4(l.hi.hi), convert_float4(m.lo.lo), convert_float4(m.lo.hi),
+                        convert_float4(m.hi.lo), convert_float4(m.hi.hi), convert_float4(r.lo.lo),
+                        convert_float4(r.lo.hi), convert_float4(r.hi.lo), convert_float4(r.hi.hi)};
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             float4 s = p[4 + c - RADIUS];

@@ -40,12 +40,12 @@ typedef uchar4 mono4_t;
 
 inline unit_t vfx_apply(unit_t p, int x, int y PARAMS) {
 #if MONO
-    float v = mono_to_float(p);
+    float v = (float)p;
     unit_t q = p;
 MONO_STEPS
     return q;
 #else
-    float4 v = pix_to_float(p);
+    float4 v = convert_float4(p);
     unit_t q = p;
 RGBA_STEPS
     q.w = p.w;
@@ -122,17 +122,16 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
             args += fmt::format(", a{}_{}", i, k);
             call_args += fmt::format(", a{}_{}", i, k);
         }
-        // Each step reads the previous step's value as a separate filter would have stored it:
-        // rounded to nearest even and saturated (round_sat: exact, without a conversion).
+        // Each step reads the previous step's stored value, as a separate filter would.
         if (i > 0) {
-            rgba += "    v = round_sat(v, PIX_MAX);\n";
-            monos += "    v = round_sat1(v, PIX_MAX);\n";
+            rgba += "    v = convert_float4(q);\n";
+            monos += "    v = (float)q;\n";
         }
-        rgba += fmt::format("    v = {}_rgba(v, x, y{});\n", op.name, call_args);
-        monos += fmt::format("    v = {}_mono(v, x, y{});\n", op.name, call_args);
+        rgba += fmt::format("    v = {}_rgba(v, x, y{});\n    q = convert_pix_sat_rte(v);\n",
+                            op.name, call_args);
+        monos += fmt::format("    v = {}_mono(v, x, y{});\n    q = convert_mono_sat_rte(v);\n",
+                             op.name, call_args);
     }
-    rgba += "    q = float_to_pix(v);\n";
-    monos += "    q = float_to_mono(v);\n";
     std::string body = kKernelTemplate;
     replace_all(body, "RGBA_STEPS", mono ? std::string("    v = v;") : rgba);
     replace_all(body, "MONO_STEPS", mono ? monos : std::string("    v = v;"));
