@@ -176,3 +176,87 @@ inline void store_quad(__global uchar* dst, int pitch, int xa, int y, int width,
 // Pixel i (0..3) of a quad.
 #define QUAD_PIX(q, i) \
     ((i) == 0 ? (q).lo.lo : (i) == 1 ? (q).lo.hi : (i) == 2 ? (q).hi.lo : (q).hi.hi)
+
+
+// ---- Quads as raw words (-DQW=1|2) ----
+// NVIDIA's compiler splits a uchar16 / ushort16 access into 4-byte (8-byte) pieces and keeps
+// every channel in its own register; a quad loaded and stored as uint4 (RGBA8: one word per
+// pixel) or uint8 (RGBA16: two) stays one 16 / 32-byte access, and the channels are taken out
+// with shifts and masks. QW=1 converts them with convert_* (sm_90 has fast I2FP / F2IP forms
+// for these); QW=2 with the float bit trick
+// (0x4B000000 | u is the float 2^23 + u for u < 2^23: an OR and a subtraction, and back: v + 2^23
+// rounds v to the nearest integer, ties to even, in its low bits). Either way the values are
+// exactly those of pix_to_float / float_to_pix.
+#ifndef QW
+#define QW 0
+#endif
+#if WORK16
+typedef uint8 quadw_t;
+typedef uint2 pixw_t;
+#define QW_PIX(q, i) ((i) == 0 ? (q).s01 : (i) == 1 ? (q).s23 : (i) == 2 ? (q).s45 : (q).s67)
+inline uint4 pixw_channels(pixw_t w) {
+    return (uint4)(w.x & 0xFFFFu, w.x >> 16, w.y & 0xFFFFu, w.y >> 16);
+}
+inline pixw_t pixw_pack(uint4 c) {  // every channel <= 0xFFFF
+    return (uint2)(c.x | (c.y << 16), c.z | (c.w << 16));
+}
+inline pixw_t pix_as_w(pix_t p) { return as_uint2(p); }
+#define QW_MASK 0xFFFFu
+#else
+typedef uint4 quadw_t;
+typedef uint pixw_t;
+#define QW_PIX(q, i) ((i) == 0 ? (q).x : (i) == 1 ? (q).y : (i) == 2 ? (q).z : (q).w)
+inline uint4 pixw_channels(pixw_t w) {
+    return (uint4)(w & 0xFFu, (w >> 8) & 0xFFu, (w >> 16) & 0xFFu, w >> 24);
+}
+inline pixw_t pixw_pack(uint4 c) {  // every channel <= 0xFF
+    return c.x | (c.y << 8) | (c.z << 16) | (c.w << 24);
+}
+inline pixw_t pix_as_w(pix_t p) { return as_uint(p); }
+#define QW_MASK 0xFFu
+#endif
+
+inline float4 pixw_to_float(pixw_t w) {
+#if QW == 2
+    return as_float4(pixw_channels(w) | 0x4B000000u) - 8388608.0f;
+#else
+    return convert_float4(pixw_channels(w));
+#endif
+}
+
+// The pixel word of R, G, B from v (rounded to nearest even, saturated) and alpha from `a`.
+inline pixw_t float_to_pixw(float4 v, pixw_t a) {
+#if QW == 2
+    uint4 c = as_uint4(fmin(fmax(v, (float4)(0.0f)), (float4)(PIX_MAX)) + 8388608.0f) & QW_MASK;
+    c.w = pixw_channels(a).w;
+    return pixw_pack(c);
+#elif WORK16
+    const uint2 c = as_uint2(convert_pix_sat_rte(v));
+    return (uint2)(c.x, (c.y & 0xFFFFu) | (a.y & 0xFFFF0000u));
+#else
+    return (as_uint(convert_pix_sat_rte(v)) & 0x00FFFFFFu) | (a & 0xFF000000u);
+#endif
+}
+
+// Quad at xa of row y (y inside the frame), clamped to the edge, as words.
+inline quadw_t load_quadw(__global const uchar* src, int pitch, int xa, int y, int width) {
+    __global const uchar* row = src + (size_t)y * (size_t)pitch;
+    if (xa >= 0 && xa + 3 < width) return *(__global const quadw_t*)(row + (size_t)xa * sizeof(pix_t));
+    return (quadw_t)(pix_as_w(load_pix(src, pitch, clamp_x(xa, width), y)),
+                     pix_as_w(load_pix(src, pitch, clamp_x(xa + 1, width), y)),
+                     pix_as_w(load_pix(src, pitch, clamp_x(xa + 2, width), y)),
+                     pix_as_w(load_pix(src, pitch, clamp_x(xa + 3, width), y)));
+}
+
+// Stores the pixels of the word quad at xa of row y that lie inside the frame.
+inline void store_quadw(__global uchar* dst, int pitch, int xa, int y, int width, quadw_t q) {
+    __global uchar* row = dst + (size_t)y * (size_t)pitch;
+    if (xa + 3 < width) {
+        *(__global quadw_t*)(row + (size_t)xa * sizeof(pix_t)) = q;
+        return;
+    }
+    __global pixw_t* px = (__global pixw_t*)(row + (size_t)xa * sizeof(pix_t));
+    px[0] = QW_PIX(q, 0);
+    if (xa + 1 < width) px[1] = QW_PIX(q, 1);
+    if (xa + 2 < width) px[2] = QW_PIX(q, 2);
+}

@@ -72,11 +72,17 @@ inline void gs_h_quad(__global const uchar* src, int src_pitch, int width, int x
     float4 p[4 * GS_NQ];
 #pragma unroll
     for (int q = 0; q < GS_NQ; ++q) {
+#if QW
+        const quadw_t v = load_quadw(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
+#pragma unroll
+        for (int c = 0; c < 4; ++c) p[4 * q + c] = pixw_to_float(QW_PIX(v, c));
+#else
         const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
         p[4 * q] = convert_float4(v.lo.lo);
         p[4 * q + 1] = convert_float4(v.lo.hi);
         p[4 * q + 2] = convert_float4(v.hi.lo);
         p[4 * q + 3] = convert_float4(v.hi.hi);
+#endif
     }
     float4 h[4];
 #pragma unroll
@@ -154,6 +160,23 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             for (int i = 0; i < PY; ++i) {
                 const int y = cy + ly * PY + i;
                 if (y >= height) break;
+#if QW
+                const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
+                pixw_t o[4];
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+                    const pixw_t pin = QW_PIX(in, c);
+                    const float4 acc =
+                        (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
+#if UNSHARP
+                    const float4 v = pixw_to_float(pin);
+                    o[c] = float_to_pixw(v + amount * (v - acc), pin);
+#else
+                    o[c] = float_to_pixw(acc, pin);
+#endif
+                }
+                store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
+#else
                 const quad_t in = load_quad(src, src_pitch, xa, y, width);
                 pix_t o[4];
 #pragma unroll
@@ -170,6 +193,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
                     o[c].w = pin.w;
                 }
                 store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+#endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compute/tuner.hpp"
 #include "core/embedded.hpp"
 #include "core/error.hpp"
 
@@ -288,7 +289,33 @@ ClProgram ClContext::build_program(std::string_view file, const std::string& opt
         throw GpuError(std::move(msg), err);
     }
     if (!log.empty()) spdlog::debug("OpenCL build log for {} ({}):\n{}", file, opts, log);
+    if (const char* dir = std::getenv("VFX_DUMP_BINARIES"); dir && *dir)
+        dump_binary(prog.get(), dir, file, opts);
     return prog;
+}
+
+// VFX_DUMP_BINARIES=DIR: every program built is written to DIR as the driver's binary (PTX
+// on NVIDIA: `ptxas -v` and `cuobjdump -sass` show registers, spills and instructions) with its
+// options in a .txt beside it. A developer's tool for kernel work; failures only log.
+void ClContext::dump_binary(cl_program prog, const char* dir, std::string_view file,
+                            const std::string& opts) const {
+    size_t size = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr) !=
+            CL_SUCCESS ||
+        size == 0)
+        return;
+    std::string bin(size, '\0');
+    unsigned char* ptr = reinterpret_cast<unsigned char*>(bin.data());
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr, nullptr) != CL_SUCCESS)
+        return;
+    while (!bin.empty() && bin.back() == '\0')  // NVIDIA's PTX comes NUL-terminated
+        bin.pop_back();
+    std::string stem(file);
+    std::replace(stem.begin(), stem.end(), '/', '_');
+    stem = fmt::format("{}/{}-{:016x}", dir, stem, stable_hash(opts));
+    std::ofstream(stem + ".bin", std::ios::binary) << bin;
+    std::ofstream(stem + ".txt") << file << "\n" << opts << "\n";
+    spdlog::debug("program binary of {} ({}) written to {}.bin", file, opts, stem);
 }
 
 ClProgram ClContext::cached_program(std::string_view file, const std::string& options) {

@@ -135,6 +135,8 @@ private:
     ClProgram cached_program(std::string_view file, const std::string& options);
     ClProgram build_program(std::string_view file, const std::string& options,
                             const std::string& common_text, const std::string& file_text) const;
+    void dump_binary(cl_program prog, const char* dir, std::string_view file,
+                     const std::string& opts) const;
     const std::string& snapshot_locked(const std::string& file);
 
     ClDeviceInfo info_;

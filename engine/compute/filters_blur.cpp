@@ -49,7 +49,13 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=32 -DLY=4 -DPY=4 -DNCH=8", {32, 4}, {4, 32}},
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8", {16, 8}, {4, 16}},
-            {"-DLM=2 -DLX=64 -DLY=4 -DPY=2 -DNCH=16", {64, 4}, {4, 32}}};
+            {"-DLM=2 -DLX=64 -DLY=4 -DPY=2 -DNCH=16", {64, 4}, {4, 32}},
+            // The same with quads as words (common.h's QW): one 16-byte access per quad.
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=1", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=1", {16, 16}, {4, 8}},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2", {16, 16}, {4, 8}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2", {16, 8}, {4, 16}}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
