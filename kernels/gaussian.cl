@@ -47,7 +47,149 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_NQ (2 * GS_HALF + 1)      // quads per input row
 #define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
 
-#if defined(LM) && LM == 2
+#if defined(LM) && LM == 3
+// Streaming local-memory version with split work (-DLM=3 -DLX=.. -DLY=.. -DTW=.. -DPY=.. -DQX=..
+// -DNCH=.., QW required; work-group LX x LY = NT work-items, LX = TW / 4: per_item 4 x CH NCH / LY).
+// The group walks down a strip TW pixels wide in NCH chunks of CH = PY NT / TW rows. The
+// horizontal results live in a ring of CH + 2r rows of __local, as three float planes (R, G,
+// B), one float per pixel column. Per chunk:
+//   horizontal: the CH new input rows x TW / (4 QX) tasks of QX adjacent quads, shared out over
+//     the NT work-items: a task loads its QX + 2 GS_HALF quads (one 16-byte access each) and
+//     takes the pixels out once, so every loaded pixel is converted (QX + 2 GS_HALF) / QX times,
+//     not GS_NQ times; barrier;
+//   vertical: work-item (c, b) = (lid % TW, lid / TW) makes pixel column c of output rows
+//     b PY .. b PY + PY - 1 as a register sliding window over PY + 2r ring rows, three scalar
+//     __local reads per ring row (neighbouring work-items read neighbouring floats: no bank
+//     conflicts), and writes each pixel as one word (a warp writes 128 contiguous bytes);
+//     barrier.
+// Arithmetic per output pixel as on the other paths and in the same order: bit-identical.
+#if !QW
+#error "gaussian LM=3 needs -DQW=1 or -DQW=2"
+#endif
+#ifndef QX
+#define QX 1
+#endif
+#define G3_NT (LX * LY)
+#define G3_CH (PY * G3_NT / TW)          // rows per chunk
+#define G3_RING (G3_CH + 2 * RADIUS)     // ring rows
+#define G3_QG (TW / (4 * QX))            // quad groups per row
+#define G3_NQ (QX + 2 * GS_HALF)         // quads a horizontal task loads
+#if G3_CH * TW != PY * G3_NT || TW % (4 * QX) || LX * 4 != TW
+#error "gaussian LM=3: inconsistent TW / PY / QX / LX / LY"
+#endif
+
+// Horizontal pass of quads g QX .. g QX + QX - 1 of the strip (its first pixel column sx) on
+// input row y (clamped) into ring row `row`.
+inline void g3_h(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
+                 __constant float* wt, __local float* hr, __local float* hg, __local float* hb,
+                 int row) {
+    const int xa = sx + 4 * QX * g;
+    float4 p[4 * G3_NQ];
+#pragma unroll
+    for (int q = 0; q < G3_NQ; ++q) {
+        const quadw_t v = load_quadw(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
+#pragma unroll
+        for (int c = 0; c < 4; ++c) p[4 * q + c] = pixw_to_float(QW_PIX(v, c));
+    }
+#pragma unroll
+    for (int j = 0; j < QX; ++j) {
+        float4 h[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int m = GS_OFF + RADIUS + 4 * j + c;
+            float4 s = p[m] * wt[RADIUS];
+#pragma unroll
+            for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
+            h[c] = s;
+        }
+        const int e = row * (TW / 4) + QX * g + j;  // float4 element of the planes
+        ((__local float4*)hr)[e] = (float4)(h[0].x, h[1].x, h[2].x, h[3].x);
+        ((__local float4*)hg)[e] = (float4)(h[0].y, h[1].y, h[2].y, h[3].y);
+        ((__local float4*)hb)[e] = (float4)(h[0].z, h[1].z, h[2].z, h[3].z);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height, __constant float* wt, float amount) {
+    __local float hr[G3_RING * TW];
+    __local float hg[G3_RING * TW];
+    __local float hb[G3_RING * TW];
+    const int lid = (int)(get_local_id(1) * LX + get_local_id(0));
+    const int sx = (int)get_group_id(0) * TW;
+    const int sy = (int)get_group_id(1) * (G3_CH * NCH);
+    if (sy >= height) return;  // the whole group
+    const int vc = lid % TW;   // vertical task: pixel column
+    const int vb = lid / TW;   // and row block
+
+    for (int t = lid; t < 2 * RADIUS * G3_QG; t += G3_NT) {
+        const int u = t / G3_QG;
+        g3_h(src, src_pitch, width, sx, t - u * G3_QG, clamp_y(sy - RADIUS + u, height), wt, hr,
+             hg, hb, u);
+    }
+    int w0 = 2 * RADIUS;  // ring row of this chunk's first new input row
+    int v0 = 0;           // ring row of this chunk's first output row's first input row
+    for (int ch = 0; ch < NCH; ++ch) {
+        const int cy = sy + ch * G3_CH;
+        if (cy >= height) break;  // uniform over the group
+        for (int t = lid; t < G3_CH * G3_QG; t += G3_NT) {
+            const int u = t / G3_QG;
+            int row = w0 + u;
+            if (row >= G3_RING) row -= G3_RING;
+            g3_h(src, src_pitch, width, sx, t - u * G3_QG, clamp_y(cy + RADIUS + u, height), wt,
+                 hr, hg, hb, row);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        float ar[PY], ag[PY], ab[PY];
+#pragma unroll
+        for (int j = 0; j < PY + 2 * RADIUS; ++j) {
+            int row = v0 + vb * PY + j;
+            if (row >= G3_RING) row -= G3_RING;
+            const float r = hr[row * TW + vc];
+            const float g = hg[row * TW + vc];
+            const float b = hb[row * TW + vc];
+#pragma unroll
+            for (int i = 0; i < PY; ++i) {
+                const int k = j - i;
+                if (k == 0) {
+                    ar[i] = r * wt[0];
+                    ag[i] = g * wt[0];
+                    ab[i] = b * wt[0];
+                } else if (k > 0 && k <= 2 * RADIUS) {
+                    ar[i] = fma(wt[k], r, ar[i]);
+                    ag[i] = fma(wt[k], g, ag[i]);
+                    ab[i] = fma(wt[k], b, ab[i]);
+                }
+            }
+        }
+        const int x = sx + vc;
+        if (x < width) {
+#pragma unroll
+            for (int i = 0; i < PY; ++i) {
+                const int y = cy + vb * PY + i;
+                if (y >= height) break;
+                __global const pixw_t* in_row =
+                    (__global const pixw_t*)(src + (size_t)y * (size_t)src_pitch);
+                __global pixw_t* out_row = (__global pixw_t*)(dst + (size_t)y * (size_t)dst_pitch);
+                const pixw_t pin = in_row[x];
+                const float4 acc = (float4)(ar[i], ag[i], ab[i], 0.0f);
+#if UNSHARP
+                const float4 v = pixw_to_float(pin);
+                out_row[x] = float_to_pixw(v + amount * (v - acc), pin);
+#else
+                out_row[x] = float_to_pixw(acc, pin);
+#endif
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        w0 += G3_CH;
+        if (w0 >= G3_RING) w0 -= G3_RING;
+        v0 += G3_CH;
+        if (v0 >= G3_RING) v0 -= G3_RING;
+    }
+}
+#elif defined(LM) && LM == 2
 // Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=..; work-group LX x LY,
 // per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY PY NCH rows tall
 // in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring of CH + 2r
