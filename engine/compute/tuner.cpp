@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
+#include <future>
 #include <nlohmann/json.hpp>
 
 #include "compute/cl_args.hpp"
@@ -233,13 +235,41 @@ TunedKernel::Built& TunedKernel::built(ClContext& cl, const std::string& options
     if (it != built_.end()) return it->second;
     Built b;
     const size_t avail_local = cl.info().local_mem_bytes;
-    for (size_t i = 0; i < variants_.size(); ++i) {
+    // Every candidate's program, compiled side by side (a first start on a new device
+    // compiles them all before measuring: one after the other that took ~10 s on the H100).
+    // Under a CacheOnlyScope nothing may compile, so the calling thread asks for each in turn
+    // (ProgramNotCached for the first missing one), as the scope is per thread.
+    std::vector<size_t> todo;
+    for (size_t i = 0; i < variants_.size(); ++i)
+        if (!local_bytes_ || local_bytes_(variants_[i], options) <= avail_local) todo.push_back(i);
+    auto build_one = [&](size_t i) {
         const KernelVariant& v = variants_[i];
-        const std::string opts =
-            v.options.empty() ? options : fmt::format("{} {}", options, v.options);
+        return cl.kernel(file_, kernel_.c_str(),
+                         v.options.empty() ? options : fmt::format("{} {}", options, v.options));
+    };
+    std::vector<ClKernel> compiled;
+    if (ClContext::cache_only() || todo.size() < 2) {
+        for (size_t i : todo)
+            compiled.push_back(build_one(i));
+    } else {
+        std::vector<std::future<ClKernel>> pending;
+        for (size_t i : todo)
+            pending.push_back(std::async(std::launch::async, build_one, i));
+        std::exception_ptr first_error;
+        for (auto& f : pending) {  // wait for all before rethrowing: they use `cl`
+            try {
+                compiled.push_back(f.get());
+            } catch (...) {
+                if (!first_error) first_error = std::current_exception();
+            }
+        }
+        if (first_error) std::rethrow_exception(first_error);
+    }
+    for (size_t t = 0; t < todo.size(); ++t) {
+        const size_t i = todo[t];
+        const KernelVariant& v = variants_[i];
         const size_t need = local_bytes_ ? local_bytes_(v, options) : 0;
-        if (need > avail_local) continue;
-        ClKernel k = cl.kernel(file_, kernel_.c_str(), opts);
+        ClKernel k = std::move(compiled[t]);
         const size_t group = v.local[0] * v.local[1];
         const size_t local = std::max(kernel_static_local(k.get(), cl.device()), need);
         if (group > kernel_max_group(k.get(), cl.device()) || local > avail_local) continue;
