@@ -1080,7 +1080,6 @@ TEST(DecodeQueue, ConsumerWaitsForSlowDecoder) {
     EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(150));
 }
 
-
 // --- direct decode (decode/frame_allocator.hpp) ----------------------------------------------
 
 // A FrameAllocator over plain heap memory that counts what it hands out; refuses every
@@ -1127,8 +1126,8 @@ std::vector<uint8_t> packed_pixels(const HostFrame& f) {
     const int size = av_image_get_buffer_size(pf, f.av->width, f.av->height, 1);
     EXPECT_GT(size, 0);
     std::vector<uint8_t> out(static_cast<size_t>(std::max(size, 0)));
-    EXPECT_EQ(av_image_copy_to_buffer(out.data(), size, f.av->data, f.av->linesize, pf,
-                                      f.av->width, f.av->height, 1),
+    EXPECT_EQ(av_image_copy_to_buffer(out.data(), size, f.av->data, f.av->linesize, pf, f.av->width,
+                                      f.av->height, 1),
               size);
     return out;
 }
@@ -1167,8 +1166,8 @@ std::vector<DirectCase> direct_cases() {
         // Not direct: formats the conversion does not read (libswscale), and a decoder that
         // takes no custom buffers (rawvideo).
         {"gif_pal8_fallback", "direct_pal8.gif", src + "32x24:rate=10 -frames:v 2", false, 0},
-        {"png_rgb24_fallback", "direct_rgb24.png", src + "31x15 -frames:v 1 -pix_fmt rgb24",
-         false, 0},
+        {"png_rgb24_fallback", "direct_rgb24.png", src + "31x15 -frames:v 1 -pix_fmt rgb24", false,
+         0},
         {"rawvideo_nut", "direct_raw.nut", src + "30x20:rate=25 -frames:v 2 -c:v rawvideo", false,
          0},
     };
@@ -1200,8 +1199,8 @@ TEST_P(DirectDecode, SamePixelsAsFfmpegsBuffersAndFramesInBlocks) {
         } else {
             EXPECT_FALSE(src->info().direct_decode);
         }
-        EXPECT_NE(direct_decode_status(direct, src->info()).find(
-                      src->info().direct_decode ? "on" : "off"),
+        EXPECT_NE(direct_decode_status(direct, src->info())
+                      .find(src->info().direct_decode ? "on" : "off"),
                   std::string::npos);
     }
     ASSERT_EQ(got.size(), ref.size());
@@ -1276,8 +1275,8 @@ TEST(DirectDecodeAllocator, BlocksOutliveTheSourceAndTheAllocatorsOwner) {
     }
     const std::vector<uint8_t> first = packed_pixels(kept.front());
     o.allocator.reset();
-    alloc.reset();  // the owner lets go first...
-    src.reset();    // ...then the source (its decoder and queue)...
+    alloc.reset();                 // the owner lets go first...
+    src.reset();                   // ...then the source (its decoder and queue)...
     ASSERT_FALSE(weak.expired());  // ...the frames' blocks still hold the allocator
     EXPECT_GE(weak.lock()->live(), 5);
     EXPECT_EQ(packed_pixels(kept.front()), first);  // the planes are intact
