@@ -52,7 +52,10 @@ PinnedFramePool::~PinnedFramePool() {
 std::unique_ptr<PinnedBlock> PinnedFramePool::make_block(size_t bytes) {
     std::unique_ptr<PinnedBlock> b(new PinnedBlock);
     cl_int err = CL_SUCCESS;
-    b->buffer_ = ClMem(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
+    // READ_WRITE, not READ_ONLY (no kernel uses the buffer anyway): some runtimes give a
+    // read-only host-allocated buffer uncached write-combined memory, fine for streaming
+    // writes but very slow for CPU reads, and the decoder reads its reference frames here.
+    b->buffer_ = ClMem(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
                                       bytes, nullptr, &err));
     VFX_CL_ERR(err, "clCreateBuffer(pinned frame block)");
     b->queue_ = queue_;

@@ -1,7 +1,8 @@
 #pragma once
 // The per-frame GPU work: upload of a decoded frame, conversion to the working format, the
 // filter chain. Everything is enqueued on the context's in-order queue; nothing here waits for
-// the device except, before reusing a staging buffer, for an old frame's upload.
+// the device except, before reusing a staging buffer, for an old frame's upload (and, when an
+// enqueue fails part-way, for the direct upload it had started: see enqueue()).
 #include <array>
 #include <cstdint>
 #include <map>

@@ -51,10 +51,12 @@ public:
 class FrameAllocator {
 public:
     virtual ~FrameAllocator() = default;
-    // A block of at least `bytes` bytes (its start aligned to at least 64 bytes; the source
-    // aligns further itself), or nullptr when the allocator will not (a bound reached, an
+    // A block of at least `bytes` bytes (any alignment: the source asks for room to align
+    // the planes itself), or nullptr when the allocator will not (a bound reached, an
     // allocation failure): the caller falls back to its own buffers. Thread-safe; must not
-    // throw. The block goes back to the allocator when its last shared_ptr is released.
+    // throw. The block goes back to the allocator when its last shared_ptr is released. The
+    // decoder reads the block as much as it writes it (reference frames): it must be ordinary
+    // cached memory, not write-combined.
     virtual std::shared_ptr<FrameBlock> allocate(size_t bytes) = 0;
     // For the log, e.g. "pinned OpenCL blocks (at most 2048 MiB)".
     virtual std::string describe() const = 0;
