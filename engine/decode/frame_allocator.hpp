@@ -10,7 +10,7 @@
 // software frames only) the callback asks allocate() for ONE block per frame and lays every
 // plane out in it the way avcodec_default_get_buffer2 would: the same linesizes (from
 // avcodec_align_dimensions2, multiples of FFmpeg's STRIDE_ALIGN), each plane starting at a
-// multiple of max(64, STRIDE_ALIGN, av_cpu_max_align()) bytes, 16 + that many bytes of slack
+// multiple of A = max(64, STRIDE_ALIGN, av_cpu_max_align()) bytes, 16 + A - 1 bytes of slack
 // after each plane. Plane offsets and pitches vary with the codec: consumers read them from
 // the frame (HostFrame::block_offset, Plane::stride), never assume them.
 // Anything else (another format, hardware frames, a decoder without AV_CODEC_CAP_DR1, a

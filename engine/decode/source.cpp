@@ -371,21 +371,25 @@ bool direct_get_buffer(DirectState& st, AVCodecContext* ctx, AVFrame* frame) {
     auto* holder = new (std::nothrow) DirectBuffer;
     if (!holder) return false;
     holder->state = st.weak_from_this().lock();
-    if (!holder->state) {
-        delete holder;
-        return false;
-    }
-    AVBufferRef* buf =
-        av_buffer_create(block->data(), block->size(), free_direct_buffer, holder, 0);
-    if (!buf) {
-        delete holder;
-        return false;
-    }
-    // Registered before the buffer can be released (the callback erases it).
     holder->block = std::move(block);
-    {
+    // Registered before the buffer exists (its free callback erases it).
+    try {
+        if (!holder->state) throw std::bad_weak_ptr();
         std::lock_guard lk(st.mu);
         st.live.insert(holder);
+    } catch (...) {
+        delete holder;
+        return false;
+    }
+    AVBufferRef* buf = av_buffer_create(holder->block->data(), holder->block->size(),
+                                        free_direct_buffer, holder, 0);
+    if (!buf) {
+        {
+            std::lock_guard lk(st.mu);
+            st.live.erase(holder);
+        }
+        delete holder;
+        return false;
     }
     frame->buf[0] = buf;
     for (int i = 0; i < AV_NUM_DATA_POINTERS; ++i) {
