@@ -2,6 +2,7 @@
 // reports, a headless run of the bundled sample, and a real window under X driven by key presses.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -753,6 +754,57 @@ TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
     r = vfx_run("bench --size 12by3");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.output.find("--size '12by3'"), std::string::npos) << r.output;
+}
+
+// Direct decode (on by default in play, process and bench --decode; --no-direct-decode for
+// comparison): frames go straight from the decoder into pinned upload blocks, with the same
+// output as the copy path.
+TEST(Cli, DirectDecodeIsOnByDefaultOffOnRequestAndChangesNoPixel) {
+    const std::string dir = scratch_dir();
+    const std::string chain = " --chain 'unsharp=sigma=1:amount=0.5' --frames 6 ";
+    Outcome on = vfx_run("process --log-level debug --input '" + kSample + "'" + chain +
+                         "--output '" + dir + "/on_%04d.png' --report '" + dir + "/on.json'");
+    ASSERT_EQ(on.status, 0) << on.output;
+    EXPECT_NE(on.output.find("direct decode: on"), std::string::npos) << on.output;
+    Outcome off =
+        vfx_run("process --log-level debug --no-direct-decode --input '" + kSample + "'" + chain +
+                "--output '" + dir + "/off_%04d.png' --report '" + dir + "/off.json'");
+    ASSERT_EQ(off.status, 0) << off.output;
+    EXPECT_NE(off.output.find("direct decode: off"), std::string::npos) << off.output;
+    auto jon = read_json(dir + "/on.json");
+    auto joff = read_json(dir + "/off.json");
+    EXPECT_EQ(jon["direct_decode"], true);
+    EXPECT_EQ(jon["uploads"]["direct"], 6);
+    EXPECT_EQ(jon["uploads"]["copied"], 0);
+    EXPECT_GE(jon["source_stats"]["frames_direct"].get<int>(), 6);
+    EXPECT_EQ(joff["direct_decode"], false);
+    EXPECT_EQ(joff["uploads"]["direct"], 0);
+    EXPECT_EQ(joff["uploads"]["copied"], 6);
+    EXPECT_EQ(joff["source_stats"]["frames_direct"], 0);
+    for (int i = 1; i <= 6; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "_%04d.png", i);
+        auto a = first_frame(dir + "/on" + name);
+        auto b = first_frame(dir + "/off" + name);
+        EXPECT_EQ(mean_abs_diff_rgba8(a, b, 4), 0.0) << name;
+    }
+
+    const std::string report = dir + "/play.json";
+    Outcome play = vfx_run("play --headless --frames 5 --report '" + report + "'");
+    ASSERT_EQ(play.status, 0) << play.output;
+    EXPECT_EQ(read_json(report)["uploads"]["direct"], 5);
+    play = vfx_run("play --headless --frames 5 --no-direct-decode --report '" + report + "'");
+    ASSERT_EQ(play.status, 0) << play.output;
+    EXPECT_EQ(read_json(report)["uploads"]["copied"], 5);
+
+    Outcome bench = vfx_run("bench --decode '" + kSample + "' --json '" + dir + "/dec.json'");
+    ASSERT_EQ(bench.status, 0) << bench.output;
+    EXPECT_NE(bench.output.find("(direct decode on)"), std::string::npos) << bench.output;
+    EXPECT_EQ(read_json(dir + "/dec.json")["frames_direct"],
+              read_json(dir + "/dec.json")["frames"]);
+    bench = vfx_run("bench --decode '" + kSample + "' --no-direct-decode");
+    ASSERT_EQ(bench.status, 0) << bench.output;
+    EXPECT_NE(bench.output.find("(direct decode off)"), std::string::npos) << bench.output;
 }
 
 }  // namespace

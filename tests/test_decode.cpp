@@ -17,10 +17,15 @@
 
 extern "C" {
 #include <libavutil/frame.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 }
 
+#include <atomic>
+#include <memory>
+
 #include "core/error.hpp"
+#include "decode/frame_allocator.hpp"
 #include "decode/source.hpp"
 #include "support/convert_ref.hpp"
 #include "support/media.hpp"
@@ -1073,6 +1078,231 @@ TEST(DecodeQueue, ConsumerWaitsForSlowDecoder) {
     for (int i = 0; i < 6; ++i)
         ASSERT_TRUE(src->next());
     EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(150));
+}
+
+// --- direct decode (decode/frame_allocator.hpp) ----------------------------------------------
+
+// A FrameAllocator over plain heap memory that counts what it hands out; refuses every
+// `refuse_every`-th request when set.
+class CountingAllocator final : public FrameAllocator,
+                                public std::enable_shared_from_this<CountingAllocator> {
+public:
+    static std::shared_ptr<CountingAllocator> make(int refuse_every = 0) {
+        auto a = std::make_shared<CountingAllocator>();
+        a->refuse_every_ = refuse_every;
+        return a;
+    }
+    std::shared_ptr<FrameBlock> allocate(size_t bytes) override {
+        const int n = ++requests_;
+        if (refuse_every_ > 0 && n % refuse_every_ == 0) return nullptr;
+        auto b = std::make_unique<Block>();
+        b->mem.reset(new uint8_t[bytes]);
+        b->bytes = bytes;
+        ++live_;
+        ++made_;
+        return std::shared_ptr<FrameBlock>(b.release(), [self = shared_from_this()](FrameBlock* p) {
+            --self->live_;
+            delete p;
+        });
+    }
+    std::string describe() const override { return "test heap blocks"; }
+    int live() const { return live_.load(); }
+    int made() const { return made_.load(); }
+
+private:
+    struct Block final : FrameBlock {
+        std::unique_ptr<uint8_t[]> mem;
+        size_t bytes = 0;
+        uint8_t* data() const override { return mem.get(); }
+        size_t size() const override { return bytes; }
+    };
+    int refuse_every_ = 0;
+    std::atomic<int> requests_{0}, live_{0}, made_{0};
+};
+
+// The frame's pixels, rows packed (av_image_copy_to_buffer), for comparisons across layouts.
+std::vector<uint8_t> packed_pixels(const HostFrame& f) {
+    const auto pf = static_cast<AVPixelFormat>(f.av->format);
+    const int size = av_image_get_buffer_size(pf, f.av->width, f.av->height, 1);
+    EXPECT_GT(size, 0);
+    std::vector<uint8_t> out(static_cast<size_t>(std::max(size, 0)));
+    EXPECT_EQ(av_image_copy_to_buffer(out.data(), size, f.av->data, f.av->linesize, pf, f.av->width,
+                                      f.av->height, 1),
+              size);
+    return out;
+}
+
+struct DirectCase {
+    std::string name, file, args;
+    bool direct = true;  // frames end up in blocks (else: the decoder's or the fallback's)
+    int threads = 0;
+};
+
+std::vector<DirectCase> direct_cases() {
+    const std::string src = "-f lavfi -i testsrc2=size=";
+    return {
+        // Odd sizes: 1918x1078 is coded as 1920x1088 and cropped; frame threads call the
+        // allocator from several decoder threads.
+        {"h264_1918x1078_threads", "direct_h264_1918.mp4",
+         src + "1918x1078:rate=25 -frames:v 4 -c:v libx264 -preset ultrafast -pix_fmt yuv420p",
+         true, 4},
+        {"h264_single_thread", "direct_h264_st.mp4",
+         src + "96x64:rate=25 -frames:v 6 -c:v libx264 -pix_fmt yuv420p", true, 1},
+        {"ffv1_yuv420p_37x23", "direct_ffv1_37.mkv",
+         src + "37x23:rate=25 -frames:v 3 -c:v ffv1 -pix_fmt yuv420p", true, 0},
+        {"ffv1_yuv420p10_35x21", "direct_ffv1_10.mkv",
+         src + "35x21:rate=25 -frames:v 3 -c:v ffv1 -pix_fmt yuv420p10le", true, 0},
+        {"ffv1_yuv444p12_19x7", "direct_ffv1_444.mkv",
+         src + "19x7:rate=25 -frames:v 2 -c:v ffv1 -pix_fmt yuv444p12le", true, 0},
+        {"ffv1_gray16_33x9", "direct_ffv1_gray16.mkv",
+         src + "33x9:rate=25 -frames:v 2 -c:v ffv1 -pix_fmt gray16le", true, 0},
+        {"hevc_10bit_318x178", "direct_hevc10.mkv",
+         src + "318x178:rate=25 -frames:v 3 -pix_fmt yuv420p10le -c:v libx265 -preset ultrafast "
+               "-x265-params log-level=error",
+         true, 0},
+        {"mjpeg_yuvj422p_41x17", "direct_mjpeg.avi",
+         src + "41x17:rate=25 -frames:v 2 -pix_fmt yuvj422p -c:v mjpeg -q:v 3", true, 0},
+        {"png_rgba_31x15", "direct_rgba.png", src + "31x15 -frames:v 1 -pix_fmt rgba", true, 0},
+        // Not direct: formats the conversion does not read (libswscale), and a decoder that
+        // takes no custom buffers (rawvideo).
+        {"gif_pal8_fallback", "direct_pal8.gif", src + "32x24:rate=10 -frames:v 2", false, 0},
+        {"png_rgb24_fallback", "direct_rgb24.png", src + "31x15 -frames:v 1 -pix_fmt rgb24", false,
+         0},
+        {"rawvideo_nut", "direct_raw.nut", src + "30x20:rate=25 -frames:v 2 -c:v rawvideo", false,
+         0},
+    };
+}
+
+class DirectDecode : public ::testing::TestWithParam<DirectCase> {};
+
+TEST_P(DirectDecode, SamePixelsAsFfmpegsBuffersAndFramesInBlocks) {
+    const DirectCase& c = GetParam();
+    const std::string path = make_media(c.file, c.args);
+    ASSERT_FALSE(path.empty());
+    SourceOptions plain = input(path);
+    plain.threads = c.threads;
+    const std::vector<HostFrame> ref = decode_all(plain);
+    ASSERT_FALSE(ref.empty());
+
+    auto alloc = CountingAllocator::make();
+    SourceOptions direct = plain;
+    direct.allocator = alloc;
+    std::vector<HostFrame> got;
+    SourceStats st;
+    {
+        auto src = Source::open(direct);
+        while (auto f = src->next())
+            got.push_back(std::move(*f));
+        st = src->stats();
+        if (c.name != "rawvideo_nut") {
+            EXPECT_TRUE(src->info().direct_decode);
+        } else {
+            EXPECT_FALSE(src->info().direct_decode);
+        }
+        EXPECT_NE(direct_decode_status(direct, src->info())
+                      .find(src->info().direct_decode ? "on" : "off"),
+                  std::string::npos);
+    }
+    ASSERT_EQ(got.size(), ref.size());
+    EXPECT_EQ(st.frames_direct, c.direct ? st.frames_decoded : 0);
+    if (c.direct) {
+        EXPECT_GT(alloc->made(), 0);
+    }
+    for (size_t i = 0; i < got.size(); ++i) {
+        SCOPED_TRACE("frame " + std::to_string(i));
+        const HostFrame& g = got[i];
+        const HostFrame& r = ref[i];
+        EXPECT_EQ(g.pixel_format, r.pixel_format);
+        EXPECT_EQ(g.format, r.format);
+        EXPECT_EQ(g.swscale_fallback, r.swscale_fallback);
+        EXPECT_EQ(g.width, r.width);
+        EXPECT_EQ(g.height, r.height);
+        EXPECT_EQ(g.pts, r.pts);
+        EXPECT_EQ(g.block != nullptr, c.direct);
+        if (g.block) {
+            for (int p = 0; p < g.plane_count(); ++p) {
+                const Plane pl = g.plane(p);
+                EXPECT_EQ(pl.data, g.block->data() + g.block_offset[static_cast<size_t>(p)]);
+                // Plane starts aligned for SIMD; linesizes as FFmpeg's own allocator makes them.
+                EXPECT_EQ(reinterpret_cast<uintptr_t>(pl.data) % 64, 0u) << "plane " << p;
+                EXPECT_EQ(pl.stride, r.plane(p).stride) << "plane " << p;
+            }
+        }
+        EXPECT_EQ(packed_pixels(g), packed_pixels(r));
+    }
+    got.clear();
+    EXPECT_EQ(alloc->live(), 0);  // every block came back
+}
+
+INSTANTIATE_TEST_SUITE_P(Clips, DirectDecode, ::testing::ValuesIn(direct_cases()),
+                         [](const auto& p) { return p.param.name; });
+
+TEST(DirectDecodeAllocator, RefusedRequestsFallBackToFfmpegsBuffers) {
+    const std::string path = clip60();
+    const std::vector<HostFrame> ref = decode_all(input(path));
+    auto alloc = CountingAllocator::make(/*refuse_every=*/3);
+    SourceOptions o = input(path);
+    o.allocator = alloc;
+    auto src = Source::open(o);
+    std::vector<HostFrame> got;
+    while (auto f = src->next())
+        got.push_back(std::move(*f));
+    ASSERT_EQ(got.size(), ref.size());
+    const SourceStats st = src->stats();
+    EXPECT_GT(st.frames_direct, 0);
+    EXPECT_LT(st.frames_direct, st.frames_decoded);
+    EXPECT_GT(st.direct_refused, 0);
+    int64_t in_blocks = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        in_blocks += got[i].block ? 1 : 0;
+        EXPECT_EQ(packed_pixels(got[i]), packed_pixels(ref[i])) << "frame " << i;
+    }
+    EXPECT_EQ(in_blocks, st.frames_direct);
+}
+
+TEST(DirectDecodeAllocator, BlocksOutliveTheSourceAndTheAllocatorsOwner) {
+    auto alloc = CountingAllocator::make();
+    std::weak_ptr<CountingAllocator> weak = alloc;
+    SourceOptions o = input(clip60());
+    o.allocator = alloc;
+    auto src = Source::open(o);
+    std::vector<HostFrame> kept;
+    for (int i = 0; i < 5; ++i) {
+        auto f = src->next();
+        ASSERT_TRUE(f);
+        ASSERT_TRUE(f->block);
+        kept.push_back(std::move(*f));
+    }
+    const std::vector<uint8_t> first = packed_pixels(kept.front());
+    o.allocator.reset();
+    alloc.reset();                 // the owner lets go first...
+    src.reset();                   // ...then the source (its decoder and queue)...
+    ASSERT_FALSE(weak.expired());  // ...the frames' blocks still hold the allocator
+    EXPECT_GE(weak.lock()->live(), 5);
+    EXPECT_EQ(packed_pixels(kept.front()), first);  // the planes are intact
+    kept.clear();
+    EXPECT_TRUE(weak.expired());  // the last block took the allocator with it
+}
+
+TEST(DirectDecodeAllocator, SeeksAndLoopsKeepDecodingIntoBlocks) {
+    auto alloc = CountingAllocator::make();
+    SourceOptions o = input(clip60());
+    o.allocator = alloc;
+    o.loop = true;
+    auto src = Source::open(o);
+    for (int i = 0; i < 70; ++i) {  // past the end: looped
+        auto f = src->next();
+        ASSERT_TRUE(f);
+        EXPECT_TRUE(f->block) << i;
+    }
+    ASSERT_TRUE(src->seek(1.0));
+    auto f = src->next();
+    ASSERT_TRUE(f);
+    EXPECT_TRUE(f->block);
+    EXPECT_NEAR(f->position_s, 1.0, 0.05);
+    f.reset();
+    src.reset();
+    EXPECT_EQ(alloc->live(), 0);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "compute/pinned_pool.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "decode/source.hpp"
@@ -39,12 +40,23 @@ std::vector<std::string> split_list(const std::string& s) {
 
 }  // namespace
 
-// Decode-only: the source (same demuxer, decoder and threads as `play`) read to the end.
+// Decode-only: the source (same demuxer, decoder and threads as `play`) read to the end. With
+// direct decode (the default, as `play`), into pinned blocks of the OpenCL device `play` would
+// use, so that the decode-only rate and playback allocate frames the same way.
 int run_decode_only(const BenchCliOptions& o) {
     SourceOptions so;
     so.input = o.decode;
     so.threads = o.decode_threads;
+    std::unique_ptr<ClContext> cl;
+    if (o.direct_decode) {
+        DeviceOptions d;
+        d.cl_device = o.cl_device;
+        const DeviceChoice devices = choose(d, /*want_vulkan=*/false);
+        cl = std::make_unique<ClContext>(devices.cl_device());
+        so.allocator = PinnedFramePool::create(*cl);
+    }
     auto src = Source::open(so);
+    spdlog::debug("direct decode: {}", direct_decode_status(so, src->info()));
     const auto start = std::chrono::steady_clock::now();
     int64_t frames = 0;
     while (src->next())
@@ -52,15 +64,23 @@ int run_decode_only(const BenchCliOptions& o) {
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double fps = s > 0 ? static_cast<double>(frames) / s : 0.0;
-    std::printf("decode only: %lld frames of %s (%dx%d %s) in %.3f s: %.1f fps\n",
-                static_cast<long long>(frames), o.decode.c_str(), src->info().width,
-                src->info().height, src->info().codec.c_str(), s, fps);
+    const SourceStats st = src->stats();
+    std::printf(
+        "decode only: %lld frames of %s (%dx%d %s) in %.3f s: %.1f fps (direct decode "
+        "%s)\n",
+        static_cast<long long>(frames), o.decode.c_str(), src->info().width, src->info().height,
+        src->info().codec.c_str(), s, fps,
+        !src->info().direct_decode   ? "off"
+        : st.frames_direct == frames ? "on"
+                                     : "partly");
     if (!o.json.empty())
         write_json_file(o.json, nlohmann::json{{"input", o.decode},
                                                {"frames", frames},
                                                {"seconds", s},
                                                {"fps", fps},
-                                               {"codec", src->info().codec}});
+                                               {"codec", src->info().codec},
+                                               {"direct_decode", src->info().direct_decode},
+                                               {"frames_direct", st.frames_direct}});
     return 0;
 }
 

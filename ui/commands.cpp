@@ -37,6 +37,7 @@ int run_process(const ProcessOptions& o) {
     off.frames = o.frames;
     off.devices = o.devices;
     off.report = o.report;
+    off.direct_decode = o.direct_decode;
     OfflineResult r = run_offline(off);
     std::printf("%lld frames in %.2f s (%.1f fps) -> %s\n", static_cast<long long>(r.frames),
                 r.wall_s, r.wall_s > 0 ? static_cast<double>(r.frames) / r.wall_s : 0.0,

@@ -55,6 +55,13 @@ void add_input_options(CLI::App* cmd, SourceOptions& s, std::vector<std::string>
         ->allow_extra_args(false);
 }
 
+void add_direct_decode_option(CLI::App* cmd, bool& direct) {
+    cmd->add_flag_function(
+        "--no-direct-decode", [&direct](std::int64_t) { direct = false; },
+        "Decode into FFmpeg's own buffers and copy them for upload, instead of straight into "
+        "pinned upload memory (for comparison)");
+}
+
 void add_device_options(CLI::App* cmd, DeviceOptions& d, std::string& interop, bool& validation) {
     cmd->add_option_function<std::string>(
         "--cl-device", [&d](const std::string& v) { d.cl_device = v; },
@@ -126,6 +133,7 @@ int main_impl(int argc, char** argv) {
     p->add_option("--kernels-dir", play.kernels_dir,
                   "Kernel hot reload: a .cl file in DIR overrides the embedded one; DIR is "
                   "watched and changed kernels are rebuilt in the background");
+    add_direct_decode_option(p, play.direct_decode);
     add_device_options(p, play.devices, play_interop, play_validation);
 
     // --- process ---
@@ -154,6 +162,7 @@ int main_impl(int argc, char** argv) {
     pr->add_option("--codec", proc.codec, "Encoder for video outputs (default libx264)");
     pr->add_option("--encoder-opt", proc_encopts,
                    "Encoder option KEY=VALUE, repeatable (e.g. crf=18)");
+    add_direct_decode_option(pr, proc.direct_decode);
     add_device_options(pr, proc.devices, proc_interop, proc_validation);
 
     // --- probe ---
@@ -190,6 +199,7 @@ int main_impl(int argc, char** argv) {
     bn->add_option("--decode", bench.decode,
                    "Instead: decode CLIP as fast as possible and report the decode-only frame "
                    "rate (what headless playback is compared with)");
+    add_direct_decode_option(bn, bench.direct_decode);
     bn->add_flag("--retune", bench.retune,
                  "Measure every auto-tuned kernel again and rewrite the tuning cache");
     bn->add_option("--runs", bench.runs, "Timed runs per case (default 100)")

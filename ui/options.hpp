@@ -28,7 +28,8 @@ struct PlayOptions {
     uint32_t frames_in_flight = 3;
     std::string screenshot;  // headless: write the last presented frame here (PNG)
 
-    std::string kernels_dir;  // kernel hot reload: overrides in DIR, watched ("" = none)
+    std::string kernels_dir;    // kernel hot reload: overrides in DIR, watched ("" = none)
+    bool direct_decode = true;  // --no-direct-decode: FFmpeg's own buffers, copied for upload
 };
 
 struct ProcessOptions {
@@ -43,6 +44,7 @@ struct ProcessOptions {
     std::string report;
     std::string codec;
     std::vector<std::pair<std::string, std::string>> encoder_options;
+    bool direct_decode = true;  // --no-direct-decode
 };
 
 struct BenchCliOptions {
@@ -54,6 +56,7 @@ struct BenchCliOptions {
     std::optional<std::string> cl_device;
     std::string decode;  // --decode CLIP: the decode-only frame rate of CLIP instead
     int decode_threads = 0;
+    bool direct_decode = true;  // --no-direct-decode (with --decode)
 };
 
 struct FiltersOptions {

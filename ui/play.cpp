@@ -159,6 +159,7 @@ int run_play(const PlayOptions& o) {
     // `--clock fast`) keeps none, so the decoder's frame pool stays small and warm.
     if (!po.paced) po.step_back_frames = 0;
     po.kernels_dir = o.kernels_dir;
+    po.direct_decode = o.direct_decode;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
 
@@ -300,6 +301,8 @@ int run_play(const PlayOptions& o) {
     report["source_stats"]["max_queue_depth"] = info.source.max_queue_depth;
     report["source_stats"]["seeks"] = info.source.seeks;
     report["max_frames_in_flight"] = player->max_frames_in_flight();
+    report["uploads"] = {{"direct", player->upload_stats().direct},
+                         {"copied", player->upload_stats().copied}};
     if (player->frames_in_flight_limit() > 0)
         report["frames_in_flight_limit"] = player->frames_in_flight_limit();
     if (player->latency_ms() >= 0) report["latency_ms"] = player->latency_ms();

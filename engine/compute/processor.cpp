@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <thread>
 
 #include "compute/cl_args.hpp"
+#include "compute/pinned_pool.hpp"
 #include "core/error.hpp"
 
 namespace vfx {
@@ -100,6 +103,48 @@ void copy_planes(const std::vector<PlaneCopy>& planes, void* dst, size_t total) 
         helpers.emplace_back([&, part] { copy_rows(planes, out, part, parts); });
     copy_rows(planes, out, 0, parts);
 }
+
+// Direct decode: the bytes of a frame's pinned block the planes span, [first, first + bytes).
+struct DirectSpan {
+    size_t first = 0, bytes = 0;
+};
+
+// The span when `f`'s planes (as plan_planes read them) all lie in a PinnedBlock of `context`
+// at the offsets the frame names, in a shape the conversion reads (positive pitches, 2-byte
+// samples at even offsets); nullopt sends the frame down the copy path.
+std::optional<DirectSpan> direct_span(const HostFrame& f, const std::vector<PlaneCopy>& planes,
+                                      cl_context context) {
+    if (!f.block) return std::nullopt;
+    const auto* pinned = dynamic_cast<const PinnedBlock*>(f.block.get());
+    if (!pinned || pinned->context() != context) return std::nullopt;
+    const auto base = reinterpret_cast<uintptr_t>(pinned->data());
+    size_t first = std::numeric_limits<size_t>::max(), end = 0;
+    for (size_t i = 0; i < planes.size(); ++i) {
+        const PlaneCopy& p = planes[i];
+        const size_t o = f.block_offset[i];
+        if (p.stride <= 0 || reinterpret_cast<uintptr_t>(p.data) != base + o) return std::nullopt;
+        if (f.format.bytes == 2 && (o % 2 != 0 || p.stride % 2 != 0)) return std::nullopt;
+        const size_t last =
+            o + static_cast<size_t>(p.rows - 1) * static_cast<size_t>(p.stride) + p.row_bytes;
+        if (last > pinned->size()) return std::nullopt;
+        first = std::min(first, o);
+        end = std::max(end, last);
+    }
+    if (planes.empty() || end - first > std::numeric_limits<cl_uint>::max()) return std::nullopt;
+    return DirectSpan{first, end - first};
+}
+
+// Waits for an enqueued upload when enqueue() unwinds before the PendingFrame that holds the
+// frame was handed out: the block must not go back to the decoder while the DMA reads it.
+struct WaitOnUnwind {
+    cl_event event = nullptr;
+    WaitOnUnwind() = default;
+    WaitOnUnwind(const WaitOnUnwind&) = delete;
+    WaitOnUnwind& operator=(const WaitOnUnwind&) = delete;
+    ~WaitOnUnwind() {
+        if (event) clWaitForEvents(1, &event);
+    }
+};
 
 struct ConvertCoefficients {
     cl_float yoff = 0, yscale = 1, coff = 0, cscale = 1, rv = 0, gu = 0, gv = 0, bu = 0;
@@ -442,43 +487,85 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     // ---- upload ----
     size_t total = 0;
     const std::vector<PlaneCopy> planes = plan_planes(frame, total);
-    ensure_staging(total);
-    Staging& s = staging_[next_staging_];
-    next_staging_ = (next_staging_ + 1) % staging_.size();
-    if (s.busy) {  // an old frame's upload (and, host-unified, its conversion and the re-map)
-        cl_event ev = s.busy.get();
-        VFX_CL(clWaitForEvents(1, &ev));
-    }
-    if (!s.host) {  // left unmapped by a failure part-way through an earlier enqueue
-        cl_int err = CL_SUCCESS;
-        s.host =
-            clEnqueueMapBuffer(aux_.get(), s.buffer.get(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
-                               0, s.capacity, 0, nullptr, nullptr, &err);
-        VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
-    }
-    copy_planes(planes, s.host, total);
-    out.keep_.push_back(s.buffer);
-
+    // Where the kernel finds each plane in `src`, and its pitch.
+    cl_uint off[3] = {};
+    cl_int pitch[3] = {};
     cl_mem src = nullptr;
     ClEvent upload;
-    if (unified_) {
-        // The kernel reads the staging buffer itself once it is unmapped.
-        VFX_CL(
-            clEnqueueUnmapMemObject(aux_.get(), s.buffer.get(), s.host, 0, nullptr, upload.out()));
-        VFX_CL(clFlush(aux_.get()));
-        s.host = nullptr;
-        src = s.buffer.get();
-    } else {
-        if (device_src_bytes_ < total) {
-            device_src_ = cl_.buffer(CL_MEM_READ_ONLY, total);
-            device_src_bytes_ = total;
+    WaitOnUnwind upload_guard;
+    Staging* staged = nullptr;  // the copy path's staging buffer
+    const std::optional<DirectSpan> direct = direct_span(frame, planes, cl_.context());
+    if (direct) {
+        // Direct decode: the planes are already in pinned memory (a PinnedBlock the decoder
+        // wrote). One DMA of their span, straight from the block's mapped pointer, into the
+        // device buffer; no CPU copy. Not clEnqueueCopyBuffer from the block's cl_mem: the
+        // block stays mapped for writing (the decoder's), and a command on a mapped buffer is
+        // undefined. The same on host-unified devices (the runtime copies there, off this
+        // thread): a kernel reading the block's buffer would need it unmapped, while the
+        // decoder may still read the frame as a reference.
+        if (device_src_bytes_ < direct->bytes) {
+            device_src_ = cl_.buffer(CL_MEM_READ_ONLY, direct->bytes);
+            device_src_bytes_ = direct->bytes;
         }
-        VFX_CL(clEnqueueWriteBuffer(q, device_src_.get(), CL_FALSE, 0, total, s.host, 0, nullptr,
-                                    upload.out()));
-        s.busy = upload;
-        src = device_src_.get();
+        // The frame (and so its block) stays with the PendingFrame: the block must not go back
+        // to the decoder before the DMA that reads it completed.
+        out.hold_.push_back(frame.av);
+        out.hold_.push_back(frame.block);
         out.keep_.push_back(device_src_);
+        VFX_CL(clEnqueueWriteBuffer(q, device_src_.get(), CL_FALSE, 0, direct->bytes,
+                                    frame.block->data() + direct->first, 0, nullptr, upload.out()));
+        upload_guard.event = upload.get();
+        src = device_src_.get();
+        for (size_t i = 0; i < planes.size(); ++i) {
+            off[i] = static_cast<cl_uint>(frame.block_offset[i] - direct->first);
+            pitch[i] = static_cast<cl_int>(planes[i].stride);
+        }
+        ++uploads_.direct;
+    } else {
+        ensure_staging(total);
+        Staging& s = staging_[next_staging_];
+        staged = &s;
+        next_staging_ = (next_staging_ + 1) % staging_.size();
+        if (s.busy) {  // an old frame's upload (and, host-unified, its conversion and the re-map)
+            cl_event ev = s.busy.get();
+            VFX_CL(clWaitForEvents(1, &ev));
+        }
+        if (!s.host) {  // left unmapped by a failure part-way through an earlier enqueue
+            cl_int err = CL_SUCCESS;
+            s.host = clEnqueueMapBuffer(aux_.get(), s.buffer.get(), CL_TRUE,
+                                        CL_MAP_WRITE_INVALIDATE_REGION, 0, s.capacity, 0, nullptr,
+                                        nullptr, &err);
+            VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
+        }
+        copy_planes(planes, s.host, total);
+        out.keep_.push_back(s.buffer);
+
+        if (unified_) {
+            // The kernel reads the staging buffer itself once it is unmapped.
+            VFX_CL(clEnqueueUnmapMemObject(aux_.get(), s.buffer.get(), s.host, 0, nullptr,
+                                           upload.out()));
+            VFX_CL(clFlush(aux_.get()));
+            s.host = nullptr;
+            src = s.buffer.get();
+        } else {
+            if (device_src_bytes_ < total) {
+                device_src_ = cl_.buffer(CL_MEM_READ_ONLY, total);
+                device_src_bytes_ = total;
+            }
+            VFX_CL(clEnqueueWriteBuffer(q, device_src_.get(), CL_FALSE, 0, total, s.host, 0,
+                                        nullptr, upload.out()));
+            s.busy = upload;
+            src = device_src_.get();
+            out.keep_.push_back(device_src_);
+        }
+        for (size_t i = 0; i < planes.size(); ++i) {
+            off[i] = static_cast<cl_uint>(planes[i].offset);
+            pitch[i] = static_cast<cl_int>(planes[i].row_bytes);
+        }
+        ++uploads_.copied;
     }
+    // Host-unified copy path: the upload is the unmap on the auxiliary queue.
+    const bool staged_unified = staged && unified_;
     out.stages_.push_back({"upload", upload, upload});
 
     // ---- conversion ----
@@ -491,15 +578,9 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     out.keep_.push_back(target_ref);
 
     const ConvertCoefficients c = coefficients(frame.format, frame.color);
-    const cl_uint off[3] = {static_cast<cl_uint>(planes[0].offset),
-                            static_cast<cl_uint>(planes.size() > 1 ? planes[1].offset : 0),
-                            static_cast<cl_uint>(planes.size() > 2 ? planes[2].offset : 0)};
-    const cl_int pitch[3] = {static_cast<cl_int>(planes[0].row_bytes),
-                             static_cast<cl_int>(planes.size() > 1 ? planes[1].row_bytes : 0),
-                             static_cast<cl_int>(planes.size() > 2 ? planes[2].row_bytes : 0)};
     const cl_event upload_ev = upload.get();
     const auto after_upload =
-        unified_ ? std::span<const cl_event>(&upload_ev, 1) : std::span<const cl_event>();
+        staged_unified ? std::span<const cl_event>(&upload_ev, 1) : std::span<const cl_event>();
     ClEvent converted;
     if (mosaic_source) {
         set_args(conv, src, off[0], pitch[0], conv_dst, static_cast<cl_int>(conv_g.pitch),
@@ -520,13 +601,13 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     out.stages_.push_back({"convert", converted, converted});
     out.done_ = converted;
 
-    if (unified_) {
+    if (staged_unified) {
         // Map the staging buffer back for a later frame once this conversion has read it.
         const cl_event conv_ev = converted.get();
         cl_int err = CL_SUCCESS;
-        s.host =
-            clEnqueueMapBuffer(aux_.get(), s.buffer.get(), CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION,
-                               0, s.capacity, 1, &conv_ev, s.busy.out(), &err);
+        staged->host = clEnqueueMapBuffer(aux_.get(), staged->buffer.get(), CL_FALSE,
+                                          CL_MAP_WRITE_INVALIDATE_REGION, 0, staged->capacity, 1,
+                                          &conv_ev, staged->busy.out(), &err);
         VFX_CL_ERR(err, "clEnqueueMapBuffer(staging)");
     }
 
@@ -573,7 +654,8 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     enqueue_view(out, conv_dst, conv_g, target, g);
 
     VFX_CL(clFlush(q));
-    if (unified_) VFX_CL(clFlush(aux_.get()));
+    if (staged_unified) VFX_CL(clFlush(aux_.get()));
+    upload_guard.event = nullptr;  // handed over: the PendingFrame holds the frame from here
     return out;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The per-frame GPU work: upload of a decoded frame, conversion to the working format, the
 // filter chain. Everything is enqueued on the context's in-order queue; nothing here waits for
-// the device except, before reusing a staging buffer, for an old frame's upload.
+// the device except, before reusing a staging buffer, for an old frame's upload (and, when an
+// enqueue fails part-way, for the direct upload it had started: see enqueue()).
 #include <array>
 #include <cstdint>
 #include <map>
@@ -83,7 +84,11 @@ struct StageTime {
 };
 
 // One frame's enqueued work. Holds a reference to every buffer its commands use, so they stay
-// alive until it is destroyed (keep it until done() completed).
+// alive until it is destroyed (keep it until done() completed). A frame decoded into a pinned
+// block (HostFrame::block, direct decode) is held too: the device reads the block's memory
+// directly, so the block must not go back to the decoder before the upload completed; keeping
+// the PendingFrame until done() completed covers that (done() comes after the upload on the
+// in-order queue).
 class PendingFrame {
 public:
     PendingFrame() = default;
@@ -125,6 +130,7 @@ private:
     std::vector<Stage> stages_;
     ClEvent done_;
     std::vector<ClMem> keep_;
+    std::vector<std::shared_ptr<const void>> hold_;  // host memory commands read (the frame)
     std::shared_ptr<Pinned> histogram_;
     std::shared_ptr<Pinned> before_, after_;  // ViewOptions::histograms
 };
@@ -151,9 +157,8 @@ public:
     void set_fusion(bool on);
     bool fusion() const { return fuse_; }
 
-    // Enqueues on cl.queue(), in order: the upload of `frame`'s planes (through pinned staging
-    // buffers used round-robin; devices with host-unified memory read the staging buffer
-    // directly), the conversion to the working format, then the chain, the last stage writing
+    // Enqueues on cl.queue(), in order: the upload of `frame`'s planes, the conversion to the
+    // working format, then the chain, the last stage writing
     // `target` (geometry `g`: frame's width and height, format frame.format.work_format()).
     // An empty chain converts straight into `target`. Flushes the queue; never waits for it,
     // except for an old frame's upload before its staging buffer is reused.
@@ -166,9 +171,32 @@ public:
     // working format (g.format = frame.format.work_format()).
     // Filters with uses_chain_input see the conversion's output (colour, or the mosaic) as
     // FilterIo::input. A histogram filter's counts come back through PendingFrame::histogram.
-    // Uses only frame.plane(i), format, color, width and height; the planes may be released
-    // as soon as this returns. Throws vfx::Error for a frame/geometry mismatch.
+    // Uses only frame.plane(i), format, color, width and height (and block, block_offset and
+    // av for the direct path); the caller may release the frame as soon as this returns.
+    // Throws vfx::Error for a frame/geometry mismatch.
+    //
+    // The upload, two paths:
+    //  - Direct (HostFrame::block is a PinnedBlock of this context, compute/pinned_pool.hpp:
+    //    the decoder wrote the planes into pinned memory): no CPU copy. One
+    //    clEnqueueWriteBuffer on the queue, from the block's mapped pointer, of the bytes the
+    //    planes span (FFmpeg's layout, padding included) into a device buffer; the conversion
+    //    reads the planes there at the block's offsets and FFmpeg's linesizes. The PendingFrame
+    //    holds the frame (its AVFrame, hence the block) until it is destroyed. The same on
+    //    host-unified devices: the block's buffer stays mapped (the decoder's), so no kernel
+    //    may read it (undefined in OpenCL); the runtime does that copy, not this thread.
+    //  - Copy (any other frame; exactly as before direct decode): the planes are copied by
+    //    the CPU (a few threads for a large frame) into a mapped pinned staging buffer (three,
+    //    used round-robin; reusing one waits for its last upload), rows tight, planes at
+    //    256-byte offsets; a discrete device gets it by clEnqueueWriteBuffer, a host-unified
+    //    one reads the staging buffer itself after an unmap on the auxiliary queue.
     PendingFrame enqueue(const HostFrame& frame, cl_mem target, const FrameGeometry& g);
+
+    // Frames uploaded by each path so far.
+    struct UploadStats {
+        uint64_t direct = 0;
+        uint64_t copied = 0;
+    };
+    const UploadStats& upload_stats() const { return uploads_; }
 
     // ---- Live changes (the player's overlay); processor_async.cpp ----
     // Threading: every method of FrameProcessor is called from one thread (the render
@@ -229,8 +257,9 @@ private:
     ClQueue aux_;  // maps and unmaps of the staging buffers, off the main queue
     std::array<Staging, 3> staging_;
     size_t next_staging_ = 0;
-    ClMem device_src_;  // discrete devices: the planes' copy on the device
+    ClMem device_src_;  // the planes on the device (discrete devices; the direct path)
     size_t device_src_bytes_ = 0;
+    UploadStats uploads_;
     std::array<ClMem, 3> scratch_;  // ping-pong working-format buffers between filters, and
                                     // the chain's input when a filter uses it (index 2)
     FrameGeometry scratch_geometry_;

@@ -8,23 +8,22 @@ extern "C" {
 
 namespace vfx {
 
-Plane HostFrame::plane(int i) const {
-    if (!av || i < 0 || i > 2) return {};
-    int used = 1;
+int HostFrame::plane_count() const {
     switch (format.layout) {
         case PlaneLayout::yuv_planar:
-            used = 3;
-            break;
+            return 3;
         case PlaneLayout::yuv_semiplanar:
-            used = 2;
-            break;
+            return 2;
         case PlaneLayout::yuyv:
         case PlaneLayout::rgba:
         case PlaneLayout::gray:
-            used = 1;
-            break;
+            return 1;
     }
-    if (i >= used) return {};
+    return 1;
+}
+
+Plane HostFrame::plane(int i) const {
+    if (!av || i < 0 || i >= plane_count()) return {};
     return {av->data[i], av->linesize[i]};
 }
 

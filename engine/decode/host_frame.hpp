@@ -1,11 +1,14 @@
 #pragma once
 // A decoded frame in host memory, as the source thread hands it to compute.
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "core/format.hpp"
+#include "decode/frame_allocator.hpp"
 
 struct AVFrame;
 
@@ -40,7 +43,16 @@ struct HostFrame {
     std::string pixel_format;       // the decoder's pixel format name, e.g. "yuv420p10le"
     bool swscale_fallback = false;  // true when libswscale brought it to `rgba`
 
+    // Direct decode (SourceOptions::allocator, decode/frame_allocator.hpp): the allocator's
+    // block every plane of this frame lives in, and plane(i)'s byte offset from block->data().
+    // Null when the planes are elsewhere (FFmpeg's own buffers, the swscale fallback's, a copy
+    // made for byte order or orientation). `av`'s buffer holds the block too; the planes are
+    // read-only (see the contract in decode/frame_allocator.hpp).
+    std::shared_ptr<const FrameBlock> block;
+    std::array<size_t, 3> block_offset{};
+
     Plane plane(int i) const;  // i < 3; layout-dependent planes, unused ones are null
+    int plane_count() const;   // planes the layout uses (1 to 3)
 };
 
 }  // namespace vfx

@@ -9,6 +9,7 @@ extern "C" {
 #include <libavdevice/avdevice.h>
 #endif
 #include <libavformat/avformat.h>
+#include <libavutil/cpu.h>
 #include <libavutil/dict.h>
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
@@ -17,6 +18,7 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -24,7 +26,9 @@ extern "C" {
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <thread>
+#include <unordered_set>
 
 #include "core/error.hpp"
 #include "core/ffmpeg.hpp"
@@ -270,6 +274,146 @@ bool is_live_format(const AVInputFormat* f) {
     return false;
 }
 
+// --- direct decode (decode/frame_allocator.hpp) --------------------------------------------------
+
+// What the get_buffer2 callback needs, shared by the source and every buffer it handed out
+// (a buffer may be released after the source is gone).
+struct DirectState : std::enable_shared_from_this<DirectState> {
+    std::shared_ptr<FrameAllocator> allocator;
+    std::mutex mu;
+    std::unordered_set<const void*> live;  // the DirectBuffers of live AVBuffers (their opaque)
+    std::atomic<int64_t> refused{0};       // requests that went to the default allocator
+    std::atomic<bool> warned{false};
+};
+
+// The opaque of an AVBuffer over a block: keeps the block (and so its allocator) alive.
+struct DirectBuffer {
+    std::shared_ptr<DirectState> state;
+    std::shared_ptr<FrameBlock> block;
+};
+
+// AVBuffer free callback: any thread, any time (also after the source is gone).
+void free_direct_buffer(void* opaque, uint8_t* /*data*/) {
+    auto* b = static_cast<DirectBuffer*>(opaque);
+    {
+        std::lock_guard lk(b->state->mu);
+        b->state->live.erase(b);
+    }
+    delete b;  // the block goes back to its allocator once no one else holds it
+}
+
+size_t align_up(size_t v, size_t a) {
+    return (v + a - 1) / a * a;
+}
+
+// Lays `frame` out in one block of the allocator, the way avcodec_default_get_buffer2 does
+// (libavcodec/get_buffer.c: linesizes of avcodec_align_dimensions2's width, retried with a
+// wider one until every linesize is a multiple of the alignment; plane sizes for the aligned
+// height; 16 + alignment bytes of slack after each plane, as its pools allocate), with every
+// plane start aligned too. False: not handled here (the caller uses the default).
+bool direct_get_buffer(DirectState& st, AVCodecContext* ctx, AVFrame* frame) {
+    if (ctx->hw_frames_ctx || frame->width <= 0 || frame->height <= 0) return false;
+    const auto pf = static_cast<AVPixelFormat>(frame->format);
+    // avcodec_align_dimensions2 reads the context's format: it must be the frame's.
+    if (pf != ctx->pix_fmt) return false;
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+    if (!d ||
+        (d->flags & (AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM)))
+        return false;
+    // Only what the conversion reads directly: anything else is copied by the source anyway
+    // (swscale fallback, byte swap), so a block would buy nothing.
+    if (!direct_format(pf)) return false;
+
+    // Linesizes exactly as the default allocator makes them (some decoders refuse a linesize
+    // that changes between frames, and a refused request falls back to the default).
+    int w = frame->width, h = frame->height;
+    int stride_align[AV_NUM_DATA_POINTERS] = {};
+    avcodec_align_dimensions2(ctx, &w, &h, stride_align);
+    int linesize[4] = {};
+    for (int tries = 0;; ++tries) {
+        if (tries > 16 || av_image_fill_linesizes(linesize, pf, w) < 0) return false;
+        bool aligned = true;
+        for (int i = 0; i < 4; ++i)
+            aligned = aligned && linesize[i] % std::max(stride_align[i], 1) == 0;
+        if (aligned) break;
+        w += w & ~(w - 1);  // the lowest set bit: the next wider alignment
+    }
+    // Plane starts: at least what the CPU's widest SIMD loads want, and 64.
+    size_t align = std::max<size_t>(64, av_cpu_max_align());
+    for (int a : stride_align)
+        align = std::max(align, static_cast<size_t>(std::max(a, 0)));
+    if (align & (align - 1)) return false;  // not a power of two: leave it to FFmpeg
+    ptrdiff_t linesize1[4] = {};
+    for (int i = 0; i < 4; ++i)
+        linesize1[i] = linesize[i];
+    size_t sizes[4] = {};
+    if (av_image_fill_plane_sizes(sizes, pf, h, linesize1) < 0) return false;
+
+    size_t offset[4] = {};
+    size_t total = 0;
+    int planes = 0;
+    for (int i = 0; i < 4 && sizes[i] > 0; ++i, ++planes) {
+        offset[i] = align_up(total, align);
+        total = offset[i] + sizes[i] + 16 + align - 1;
+    }
+    if (planes == 0) return false;
+
+    std::shared_ptr<FrameBlock> block;
+    try {
+        block = st.allocator->allocate(total + align);  // + align: room to align the start
+    } catch (...) {
+        block.reset();
+    }
+    if (!block || !block->data() || block->size() < total + align) return false;
+    const auto base_addr = reinterpret_cast<uintptr_t>(block->data());
+    const size_t lead = align_up(base_addr, align) - base_addr;
+
+    auto* holder = new (std::nothrow) DirectBuffer;
+    if (!holder) return false;
+    holder->state = st.weak_from_this().lock();
+    holder->block = std::move(block);
+    // Registered before the buffer exists (its free callback erases it).
+    try {
+        if (!holder->state) throw std::bad_weak_ptr();
+        std::lock_guard lk(st.mu);
+        st.live.insert(holder);
+    } catch (...) {
+        delete holder;
+        return false;
+    }
+    AVBufferRef* buf = av_buffer_create(holder->block->data(), holder->block->size(),
+                                        free_direct_buffer, holder, 0);
+    if (!buf) {
+        {
+            std::lock_guard lk(st.mu);
+            st.live.erase(holder);
+        }
+        delete holder;
+        return false;
+    }
+    frame->buf[0] = buf;
+    for (int i = 0; i < AV_NUM_DATA_POINTERS; ++i) {
+        frame->data[i] = nullptr;
+        frame->linesize[i] = 0;
+    }
+    for (int i = 0; i < planes; ++i) {
+        frame->data[i] = holder->block->data() + lead + offset[i];
+        frame->linesize[i] = linesize[i];
+    }
+    frame->extended_data = frame->data;
+    return true;
+}
+
+// AVCodecContext::get_buffer2 with a FrameAllocator. Thread-safe (frame threading calls it
+// from the decoder threads).
+// ctx->opaque is the source's DirectState (alive while the decoder is).
+int direct_get_buffer2(AVCodecContext* ctx, AVFrame* frame, int flags) {
+    auto& st = *static_cast<DirectState*>(ctx->opaque);
+    if (direct_get_buffer(st, ctx, frame)) return 0;
+    st.refused.fetch_add(1, std::memory_order_relaxed);
+    return avcodec_default_get_buffer2(ctx, frame, flags);
+}
+
 // --- the source --------------------------------------------------------------------------------
 
 // Like mpv's vd_lavc: after this many consecutive undecodable packets the stream is given up.
@@ -356,6 +500,7 @@ public:
         SourceStats s = stats_;
         s.queue_depth = queue_.size();
         s.queue_capacity = capacity_;
+        if (direct_) s.direct_refused = direct_->refused.load(std::memory_order_relaxed);
         return s;
     }
 
@@ -435,6 +580,21 @@ private:
         if (r < 0) fail("cannot decode '{}': {}", name_, error_text(r));
         dec_->pkt_timebase = stream_->time_base;
         dec_->thread_count = std::max(0, o.threads);
+        if (o.allocator && (codec->capabilities & AV_CODEC_CAP_DR1)) {
+            direct_ = std::make_shared<DirectState>();
+            direct_->allocator = o.allocator;
+            dec_->opaque = direct_.get();
+            dec_->get_buffer2 = direct_get_buffer2;
+#if FF_API_THREAD_SAFE_CALLBACKS
+            // Before libavcodec 60, frame threading hands a custom get_buffer2 that is not
+            // marked thread-safe over to the thread feeding packets (and waits): it is.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+            dec_->thread_safe_callbacks = 1;
+#pragma GCC diagnostic pop
+#endif
+            info_.direct_decode = true;
+        }
         if (info_.live) {
             // Frame threading holds back one frame per thread: live sources use slices only.
             dec_->thread_type = FF_THREAD_SLICE;
@@ -780,6 +940,7 @@ private:
                 negative = negative || owned->linesize[i] < 0;
             if (negative) owned = make_top_down(*owned);
             h.av = share(std::move(owned));
+            if (direct_) attach_block(h);
         } else {
             h.av = share(fallback(*owned, pf, h.color));
             h.format = make_format(PlaneLayout::rgba, h.av->format == AV_PIX_FMT_RGBA ? 8 : 16,
@@ -787,6 +948,31 @@ private:
             h.swscale_fallback = true;
         }
         return h;
+    }
+
+    // Direct decode: when h's planes are in a block of the allocator (its buffer is one the
+    // callback made), notes the block and the planes' offsets in it.
+    void attach_block(HostFrame& h) const {
+        const AVBufferRef* buf = h.av->buf[0];
+        if (!buf) return;
+        const void* opaque = av_buffer_get_opaque(buf);
+        std::shared_ptr<const FrameBlock> block;
+        {
+            std::lock_guard lk(direct_->mu);
+            // Only a live DirectBuffer is in the set: a foreign opaque is never dereferenced.
+            if (direct_->live.contains(opaque))
+                block = static_cast<const DirectBuffer*>(opaque)->block;
+        }
+        if (!block) return;
+        const auto base = reinterpret_cast<uintptr_t>(block->data());
+        std::array<size_t, 3> offsets{};
+        for (int i = 0; i < h.plane_count(); ++i) {
+            const auto p = reinterpret_cast<uintptr_t>(h.plane(i).data);
+            if (p < base || p >= base + block->size()) return;  // not all in the block
+            offsets[static_cast<size_t>(i)] = p - base;
+        }
+        h.block = std::move(block);
+        h.block_offset = offsets;
     }
 
     FramePtr fallback(const AVFrame& in, AVPixelFormat pf, const ColorInfo& color) {
@@ -833,6 +1019,7 @@ private:
         if (stop_) return Push::stop;
         if (seek_pending_ || f.generation != generation_) return Push::stale;
         f.ready_at = Clock::now();
+        if (f.block) ++stats_.frames_direct;
         queue_.push_back(std::move(f));
         ++stats_.frames_decoded;
         stats_.max_queue_depth = std::max(stats_.max_queue_depth, queue_.size());
@@ -845,6 +1032,7 @@ private:
     std::string name_;
     StreamInfo info_;
     FormatPtr fmt_;
+    std::shared_ptr<DirectState> direct_;  // direct decode; before dec_: outlives the decoder
     CodecPtr dec_;
     AVStream* stream_ = nullptr;
     int stream_index_ = -1;
@@ -894,6 +1082,14 @@ private:
 };
 
 }  // namespace
+
+std::string direct_decode_status(const SourceOptions& opts, const StreamInfo& info) {
+    if (!opts.allocator) return "off: not asked for (FFmpeg's own buffers, copied for upload)";
+    if (!info.direct_decode)
+        return fmt::format("off: the {} decoder takes no custom buffers", info.codec);
+    return "on: into " + opts.allocator->describe() +
+           " (formats the conversion reads directly; others use FFmpeg's own buffers)";
+}
 
 SourceOptions expand_short_forms(SourceOptions opts) {
     static constexpr std::pair<std::string_view, std::string_view> kForms[] = {{"lavfi:", "lavfi"},

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "decode/frame_allocator.hpp"
 #include "decode/host_frame.hpp"
 
 namespace vfx {
@@ -32,6 +33,10 @@ struct SourceOptions {
     size_t queue_depth = 4;  // bounded queue; live sources are clamped to 1
     int threads = 0;         // decoder threads, 0 = as many as cores
     bool loop = false;       // restart at end of file (files only)
+    // Direct decode (decode/frame_allocator.hpp): decode straight into this allocator's blocks
+    // (frames of the formats it covers); null: FFmpeg's own buffers. Shared: the source and
+    // every frame decoded into a block keep it alive.
+    std::shared_ptr<FrameAllocator> allocator;
 };
 
 struct StreamInfo {
@@ -40,15 +45,21 @@ struct StreamInfo {
     std::string codec;         // e.g. "h264"
     std::string pixel_format;  // decoder's pixel format, e.g. "yuv420p"
     int width = 0, height = 0;
-    double fps = 0;         // average frame rate, 0 when unknown
-    double duration_s = 0;  // 0 when unknown
-    bool live = false;      // lavfi: and v4l2: sources: low latency, queue depth 1
+    double fps = 0;              // average frame rate, 0 when unknown
+    double duration_s = 0;       // 0 when unknown
+    bool live = false;           // lavfi: and v4l2: sources: low latency, queue depth 1
+    bool direct_decode = false;  // SourceOptions::allocator is in use (the decoder supports
+                                 // custom buffers: AV_CODEC_CAP_DR1)
 };
 
 struct SourceStats {
     int64_t frames_decoded = 0;
     int64_t packets_corrupt = 0;   // skipped and counted; the run goes on
     int64_t frames_fallback = 0;   // converted by libswscale on the CPU
+    int64_t frames_direct = 0;     // queued frames whose planes are in an allocator block
+                                   // (HostFrame::block; counted at each push)
+    int64_t direct_refused = 0;    // direct-decode buffer requests that fell back to FFmpeg's
+                                   // own buffers (format not covered, allocator refused)
     int64_t frames_discarded = 0;  // decoded only to reach a seek target
     int64_t seeks = 0;
     size_t queue_depth = 0;  // frames waiting right now
@@ -79,6 +90,10 @@ public:
     virtual const StreamInfo& info() const = 0;
     virtual SourceStats stats() const = 0;
 };
+
+// One line for the log: whether the source opened with `opts` (its `info`) decodes straight into
+// opts.allocator's blocks ("on: into ...", "off: not asked for", "off: the X decoder ...").
+std::string direct_decode_status(const SourceOptions& opts, const StreamInfo& info);
 
 // Expands the short forms: "lavfi:GRAPH" -> (lavfi, GRAPH), "v4l2:/dev/videoN" -> (v4l2, path).
 // Explicit --input-format wins over a short form's.

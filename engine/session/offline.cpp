@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "compute/chain.hpp"
+#include "compute/pinned_pool.hpp"
 #include "compute/processor.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -40,10 +41,15 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     if (opts.output != "null") check_writable(opts.output, "output");
     if (!opts.report.empty()) check_writable(opts.report, "report");
 
-    auto source = Source::open(opts.source);
+    // The device first: direct decode needs its context before the source opens.
     DeviceChoice devices = choose(opts.devices, /*want_vulkan=*/false);
     ClContext cl(devices.cl_device());
     spdlog::info("{}", short_name(cl.info()));
+    SourceOptions source_opts = opts.source;
+    if (opts.direct_decode && !source_opts.allocator)
+        source_opts.allocator = PinnedFramePool::create(cl);
+    auto source = Source::open(source_opts);
+    spdlog::debug("direct decode: {}", direct_decode_status(source_opts, source->info()));
     FrameProcessor processor(cl, chain);
 
     const auto start = Clock::now();
@@ -157,6 +163,8 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     info.source = source->stats();
     r.report = make_report(info, source->info(), devices, timing);
     if (last_histogram) r.report["histogram"] = histogram_json(*last_histogram);
+    r.report["uploads"] = {{"direct", processor.upload_stats().direct},
+                           {"copied", processor.upload_stats().copied}};
     if (!opts.report.empty()) write_json_file(opts.report, r.report);
     return r;
 }

@@ -22,7 +22,8 @@ struct OfflineOptions {
     int64_t frames = -1;  // stop after N frames
     DeviceOptions devices;
     uint32_t in_flight = 3;
-    std::string report;  // JSON report path ("" = none)
+    std::string report;         // JSON report path ("" = none)
+    bool direct_decode = true;  // decode into pinned blocks (as PlayerOptions::direct_decode)
 };
 
 struct OfflineResult {

@@ -9,6 +9,7 @@ extern "C" {
 }
 
 #include "compute/cl_check.hpp"
+#include "compute/pinned_pool.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 
@@ -44,7 +45,10 @@ Player::Player(const PlayerOptions& opts, ClContext& cl, VkContext& vk, Renderer
         kernel_watcher_ = std::make_unique<KernelWatcher>(opts_.kernels_dir);
         cl.set_kernel_dir(opts_.kernels_dir);
     }
+    if (opts_.direct_decode && !opts_.source.allocator)
+        opts_.source.allocator = PinnedFramePool::create(cl);
     source_ = Source::open(opts_.source);
+    spdlog::debug("direct decode: {}", direct_decode_status(opts_.source, stream()));
     processor_ = std::make_unique<FrameProcessor>(cl, chain_);
     uint32_t slots = std::max<uint32_t>(2, opts_.frames_in_flight);
     if (stream().live) {

@@ -47,6 +47,10 @@ struct PlayerOptions {
     size_t step_back_frames = 30;   // decoded frames kept for stepping back...
     size_t step_back_bytes = size_t{512} << 20;  // ...within this much host memory (>= 2 kept)
     std::string kernels_dir;  // kernel hot reload: overrides in DIR, watched ("" = none)
+    // Direct decode: the decoder writes into pinned blocks of a PinnedFramePool made on the
+    // player's ClContext (compute/pinned_pool.hpp), which the upload reads by DMA without a
+    // CPU copy; unless source.allocator is set already. false: FFmpeg's own buffers, copied.
+    bool direct_decode = true;
 };
 
 // A processed frame read back for a screenshot: the chain's output in the working format,
@@ -100,6 +104,8 @@ public:
     const std::string& kernels_dir() const { return opts_.kernels_dir; }
     const StreamInfo& stream() const { return source_->info(); }
     SourceStats source_stats() const { return source_->stats(); }
+    // Frames uploaded straight from their pinned block (direct decode) and copied.
+    FrameProcessor::UploadStats upload_stats() const { return processor_->upload_stats(); }
     const Bridge& bridge() const { return *bridge_; }
     int64_t frames_shown() const { return shown_; }  // distinct frames presented
     int64_t frames_dropped() const { return dropped_; }
