@@ -1,20 +1,47 @@
 #!/usr/bin/env bash
 # Headless 4K playback against the decode-only rate of the same clip, on the GPU machine
-# (issue 4): `vfx bench --decode CLIP` (the same demuxer, decoder and threads as play) and
-# `vfx play --headless --clock fast` through no chain and the default chain, alternated.
-#   source .devpack/env.sh && bash scripts/playback-session.sh [CLIP]
+# (issue 4). Each round runs, back to back: `vfx bench --decode CLIP` (the same demuxer,
+# decoder, threads and direct-decode pool as play), `vfx play --headless --clock fast` through
+# the default chain, and the same with --no-direct-decode (the copy into staging, for
+# comparison). The decode-only rate moves from run to run on a shared 16-core machine, so the
+# ratio is taken per round and the median over the rounds is the figure.
+#   source .devpack/env.sh && bash scripts/playback-session.sh [CLIP] [ROUNDS]
 # Default clip: .media/4k-h264-long.mp4 (see BENCHMARKS.md for how it is made).
 set -uo pipefail
 out=${OUT:-$PWD/playback-out}; mkdir -p "$out"
 bin=.devpack/bin
 clip=${1:-.media/4k-h264-long.mp4}
+rounds=${2:-5}
+chain="median=radius=1,unsharp=sigma=1:amount=0.5,histogram"
+export VFX_CACHE_DIR=${VFX_CACHE_DIR:-$out/cache}
 log() { echo "== $*" | tee -a "$out/playback.txt"; }
-for i in 1 2 3; do
-  log "decode only (run $i)"
-  $bin/vfx bench --decode "$clip" 2>&1 | tail -1 | tee -a "$out/playback.txt"
-  for chain in "" "median=radius=1,unsharp=sigma=1:amount=0.5,histogram"; do
-    log "play --headless --clock fast, chain '$chain' (run $i)"
-    $bin/vfx play --headless --clock fast --input "$clip" --chain "$chain" \
-      --report "$out/play-$i-${#chain}.json" 2>&1 | grep -vE "^\[info\]" | tee -a "$out/playback.txt"
-  done
+log "warm-up: tuning and kernel builds for this clip's size"
+$bin/vfx play --headless --clock fast --input "$clip" --chain "$chain" > /dev/null 2>&1
+for i in $(seq 1 "$rounds"); do
+  log "round $i"
+  $bin/vfx bench --decode "$clip" --json "$out/decode-$i.json" 2>&1 | tail -1 | tee -a "$out/playback.txt"
+  $bin/vfx play --headless --clock fast --input "$clip" --chain "$chain" \
+    --report "$out/play-$i.json" 2>&1 | grep -E "fps" | tee -a "$out/playback.txt"
+  $bin/vfx play --headless --clock fast --input "$clip" --chain "$chain" --no-direct-decode \
+    --report "$out/copy-$i.json" 2>&1 | grep -E "fps" | tee -a "$out/playback.txt"
 done
+python3 - "$out" "$rounds" <<'PY' | tee -a "$out/playback.txt"
+import json, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+def fps(path):
+    with open(path) as f:
+        j = json.load(f)
+    return j["fps"] if "fps" in j else j["run"]["fps"]
+rows = []
+for i in range(1, rounds + 1):
+    try:
+        d, p, c = fps(f"{out}/decode-{i}.json"), fps(f"{out}/play-{i}.json"), fps(f"{out}/copy-{i}.json")
+    except (OSError, KeyError, ValueError) as e:
+        print(f"round {i}: incomplete ({e})"); continue
+    rows.append((d, p, c))
+    print(f"round {i}: decode only {d:.1f} fps, play {p:.1f} fps ({p / d:.0%}), "
+          f"play without direct decode {c:.1f} fps ({c / d:.0%})")
+if rows:
+    print(f"median ratio over {len(rows)} rounds: direct {statistics.median(p / d for d, p, c in rows):.0%}, "
+          f"copy {statistics.median(c / d for d, p, c in rows):.0%}")
+PY
