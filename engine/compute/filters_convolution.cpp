@@ -60,11 +60,14 @@ std::vector<KernelVariant> sharpen_variants() {
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
             {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}},
-            // The best two (H100, 4K) with quads as words (common.h's QW).
+            // The best two (H100, 4K) with quads as words (common.h's QW), and the first
+            // (the no-local-memory path's QW version).
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=1", {16, 8}, {4, 2}},
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=1", {8, 16}, {4, 2}},
-            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}}};
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
+            {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
+            {"-DPY=4 -DQW=2", {32, 4}, {4, 4}}};
 }
 
 std::vector<KernelVariant> sobel_variants() {
