@@ -10,6 +10,9 @@
 // the same as the half-to-even rounding above). No local memory, no scratch: global traffic
 // is 1 pixel read (L1/L2 absorb the overlap) + 1 written; the work per pixel grows with R
 // only through the horizontal sums (R / 2 vector loads per row, 2 rows per output row).
+// -DQW=1|2 (common.h's quads as words): the same sums from raw pixel words (quads as one
+// uint4 / uint8 access, single pixels as one uint / uint2 word, channels by shifts and masks,
+// the result packed back with the input's alpha); integer sums, so the same frame.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 #ifndef RADIUS
 #define RADIUS 1
@@ -21,18 +24,44 @@
 #define BX_B (RADIUS % 4)
 #define BX_N ((uint)((2 * RADIUS + 1) * (2 * RADIUS + 1)))
 
+#if QW
+// Channels of pixel x (clamped) of row y, from its word.
+inline uint4 bx_pix(__global const uchar* src, int pitch, int x, int y, int width) {
+    return pixw_channels(*(__global const pixw_t*)(src + (size_t)y * (size_t)pitch +
+                                                  (size_t)clamp_x(x, width) * sizeof(pix_t)));
+}
+typedef quadw_t bx_quad_t;
+typedef pixw_t bx_px_t;
+#define bx_load_quad load_quadw
+#define bx_ch pixw_channels
+inline uint4 bx_quad_sum(quadw_t p) {
+    return (bx_ch(QW_PIX(p, 0)) + bx_ch(QW_PIX(p, 1))) +
+           (bx_ch(QW_PIX(p, 2)) + bx_ch(QW_PIX(p, 3)));
+}
+// The output word: the rounded mean of window sum v (<= PIX_MAX), alpha from input word a.
+inline pixw_t bx_out(uint4 v, pixw_t a) {
+    uint4 m = (2u * v + BX_N) / (2u * BX_N);
+    m.w = pixw_channels(a).w;
+    return pixw_pack(m);
+}
+#else
+typedef quad_t bx_quad_t;
+typedef pix_t bx_px_t;
+#define bx_load_quad load_quad
+#define bx_ch convert_uint4
 inline uint4 bx_pix(__global const uchar* src, int pitch, int x, int y, int width) {
     return convert_uint4(load_pix(src, pitch, clamp_x(x, width), y));
 }
+inline uint4 bx_quad_sum(quad_t p) {
+    return (bx_ch(p.lo.lo) + bx_ch(p.lo.hi)) + (bx_ch(p.hi.lo) + bx_ch(p.hi.hi));
+}
+#endif
 
 // Horizontal window sums of row y (inside the frame) for columns xa .. xa+3.
 inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int width, uint4* h) {
     uint4 s = (uint4)(0u);
-    for (int q = -BX_A; q < BX_A; ++q) {
-        const quad_t p = load_quad(src, pitch, xa + 4 * q, y, width);
-        s += (convert_uint4(p.lo.lo) + convert_uint4(p.lo.hi)) +
-             (convert_uint4(p.hi.lo) + convert_uint4(p.hi.hi));
-    }
+    for (int q = -BX_A; q < BX_A; ++q)
+        s += bx_quad_sum(bx_load_quad(src, pitch, xa + 4 * q, y, width));
 #pragma unroll
     for (int t = 0; t <= BX_B; ++t) s += bx_pix(src, pitch, xa + 4 * BX_A + t, y, width);
 #pragma unroll
@@ -53,6 +82,7 @@ inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int widt
 // are made ONCE per tile row and quad column into __local (column 4 q + c at c LX + q), then
 // each work-item slides its vertical sums down its PY rows from __local. All sums exact in
 // uint (modulo 2^32, exact at the end), so the frame is the same as box_strip's below.
+// QW: the staged quads are words (the same bytes), and the output's alpha comes from them.
 #define BL_H ((RADIUS + 3) / 4)         // staged quads each side
 #define BL_TQ (LX + 2 * BL_H)           // staged quads per row
 #define BL_TH (LY * PY)                 // output rows per tile
@@ -62,7 +92,7 @@ inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int widt
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height) {
-    __local quad_t in_t[BL_ROWS * BL_TQ];
+    __local bx_quad_t in_t[BL_ROWS * BL_TQ];
     __local uint4 h_t[BL_ROWS * BL_TW];
     const int lx = (int)get_local_id(0);
     const int ly = (int)get_local_id(1);
@@ -71,20 +101,20 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     for (int i = ly * LX + lx; i < BL_ROWS * BL_TQ; i += LX * LY) {
         const int row = i / BL_TQ;
         const int q = i - row * BL_TQ;
-        in_t[i] = load_quad(src, src_pitch, tx + 4 * (q - BL_H),
-                            clamp_y(ty - RADIUS + row, height), width);
+        in_t[i] = bx_load_quad(src, src_pitch, tx + 4 * (q - BL_H),
+                               clamp_y(ty - RADIUS + row, height), width);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local const pix_t* px = (__local const pix_t*)in_t;
+    __local const bx_px_t* px = (__local const bx_px_t*)in_t;
     for (int row = ly; row < BL_ROWS; row += LY) {
         // pixel 4 lx + t of the tile is px[row * 4 BL_TQ + 4 (lx + BL_H) + t]
-        __local const pix_t* rp = px + row * 4 * BL_TQ + 4 * (lx + BL_H);
+        __local const bx_px_t* rp = px + row * 4 * BL_TQ + 4 * (lx + BL_H);
         uint4 s = (uint4)(0u);
-        for (int t = -RADIUS; t <= RADIUS; ++t) s += convert_uint4(rp[t]);
+        for (int t = -RADIUS; t <= RADIUS; ++t) s += bx_ch(rp[t]);
         h_t[row * BL_TW + lx] = s;
 #pragma unroll
         for (int c = 1; c < 4; ++c) {
-            s += convert_uint4(rp[c + RADIUS]) - convert_uint4(rp[c - 1 - RADIUS]);
+            s += bx_ch(rp[c + RADIUS]) - bx_ch(rp[c - 1 - RADIUS]);
             h_t[row * BL_TW + c * LX + lx] = s;
         }
     }
@@ -101,6 +131,13 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     for (int i = 0; i < PY; ++i) {
         const int y = ty + t0 + i;
         if (y >= height) break;
+#if QW
+        // This row's staged quad at xa (tile row t0 + i + R, quad lx + BL_H) holds the alpha.
+        const quadw_t in = in_t[(t0 + i + RADIUS) * BL_TQ + lx + BL_H];
+        store_quadw(dst, dst_pitch, xa, y, width,
+                    (quadw_t)(bx_out(v[0], QW_PIX(in, 0)), bx_out(v[1], QW_PIX(in, 1)),
+                              bx_out(v[2], QW_PIX(in, 2)), bx_out(v[3], QW_PIX(in, 3))));
+#else
         const quad_t in = load_quad(src, src_pitch, xa, y, width);
         pix_t o[4];
 #pragma unroll
@@ -112,6 +149,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         o[2].w = in.hi.lo.w;
         o[3].w = in.hi.hi.w;
         store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+#endif
         if (i + 1 < PY) {
 #pragma unroll
             for (int c = 0; c < 4; ++c)
@@ -136,6 +174,12 @@ __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar
     for (int i = 0; i < PY; ++i) {
         const int y = y0 + i;
         if (y >= height) break;
+#if QW
+        const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
+        store_quadw(dst, dst_pitch, xa, y, width,
+                    (quadw_t)(bx_out(v[0], QW_PIX(in, 0)), bx_out(v[1], QW_PIX(in, 1)),
+                              bx_out(v[2], QW_PIX(in, 2)), bx_out(v[3], QW_PIX(in, 3))));
+#else
         const quad_t in = load_quad(src, src_pitch, xa, y, width);
         pix_t o[4];
 #pragma unroll
@@ -147,6 +191,7 @@ __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar
         o[2].w = in.hi.lo.w;
         o[3].w = in.hi.hi.w;
         store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+#endif
         if (i + 1 < PY) {
             bx_row(src, src_pitch, xa, clamp_y(y + RADIUS + 1, height), width, h);
 #pragma unroll

@@ -7,6 +7,11 @@
 // overlap between blocks) give the 4 horizontal sums, each row's sums serve every window of
 // the block holding that row. No local memory, no barriers. Global traffic: 1 pixel read + 1
 // written. Arguments: src, src_pitch, dst, dst_pitch, width, height, amount.
+// -DQW=1|2 (common.h's quads as words): the same arithmetic on raw pixel words (quads as one
+// uint4 / uint8 access, channels by shifts and masks, values exactly convert_float4's, the
+// result rounded and saturated as float_to_pix and packed with the input's alpha); the
+// no-local-memory path then loads only the R pixels left and right of the block as single
+// words instead of whole quads. The same frame.
 
 #ifndef RADIUS
 #define RADIUS 1
@@ -30,7 +35,11 @@
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void sharpen_apply(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height, float amount) {
+#if QW
+    __local quadw_t in_t[SL_ROWS * SL_TQ];
+#else
     __local quad_t in_t[SL_ROWS * SL_TQ];
+#endif
     __local float4 h_t[SL_ROWS * SL_TW];
     const int lx = (int)get_local_id(0);
     const int ly = (int)get_local_id(1);
@@ -39,11 +48,28 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void sharpen_apply(
     for (int i = ly * LX + lx; i < SL_ROWS * SL_TQ; i += LX * LY) {
         const int row = i / SL_TQ;
         const int q = i - row * SL_TQ;
+#if QW
+        in_t[i] = load_quadw(src, src_pitch, tx + 4 * (q - 1), clamp_y(ty - RADIUS + row, height),
+                             width);
+#else
         in_t[i] = load_quad(src, src_pitch, tx + 4 * (q - 1), clamp_y(ty - RADIUS + row, height),
                             width);
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int row = ly; row < SL_ROWS; row += LY) {
+#if QW
+        const quadw_t l = in_t[row * SL_TQ + lx];
+        const quadw_t m = in_t[row * SL_TQ + lx + 1];
+        const quadw_t r = in_t[row * SL_TQ + lx + 2];
+        float4 p[12];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            p[c] = pixw_to_float(QW_PIX(l, c));
+            p[4 + c] = pixw_to_float(QW_PIX(m, c));
+            p[8 + c] = pixw_to_float(QW_PIX(r, c));
+        }
+#else
         const quad_t l = in_t[row * SL_TQ + lx];
         const quad_t m = in_t[row * SL_TQ + lx + 1];
         const quad_t r = in_t[row * SL_TQ + lx + 2];
@@ -51,6 +77,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void sharpen_apply(
                         convert_float4(l.hi.hi), convert_float4(m.lo.lo), convert_float4(m.lo.hi),
                         convert_float4(m.hi.lo), convert_float4(m.hi.hi), convert_float4(r.lo.lo),
                         convert_float4(r.lo.hi), convert_float4(r.hi.lo), convert_float4(r.hi.hi)};
+#endif
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             float4 s = p[4 + c - RADIUS];
@@ -69,6 +96,20 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void sharpen_apply(
         const int t = ly * PY + i;
         const int y = ty + t;
         if (y >= height) break;
+#if QW
+        const quadw_t centre = in_t[(t + RADIUS) * SL_TQ + lx + 1];
+        pixw_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            float4 sum = h_t[t * SL_TW + c * LX + lx];
+#pragma unroll
+            for (int k = 1; k <= 2 * RADIUS; ++k) sum += h_t[(t + k) * SL_TW + c * LX + lx];
+            const pixw_t pin = QW_PIX(centre, c);
+            const float4 v = pixw_to_float(pin);
+            o[c] = float_to_pixw(v + amount * (v - sum / n), pin);
+        }
+        store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
+#else
         const quad_t centre = in_t[(t + RADIUS) * SL_TQ + lx + 1];
         pix_t o[4];
 #pragma unroll
@@ -85,6 +126,61 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void sharpen_apply(
             o[c].w = pin.w;
         }
         store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+#endif
+    }
+}
+#elif QW
+// Pixel x (clamped) of row y as its word.
+inline pixw_t sh_pixw(__global const uchar* src, int pitch, int x, int y, int width) {
+    return *(__global const pixw_t*)(src + (size_t)y * (size_t)pitch +
+                                     (size_t)clamp_x(x, width) * sizeof(pix_t));
+}
+
+__kernel void sharpen_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
+                            int dst_pitch, int width, int height, float amount) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+
+    float4 h[PY + 2 * RADIUS][4];  // horizontal window sums of rows y0 - R ...
+    quadw_t centre[PY];
+#pragma unroll
+    for (int j = 0; j < PY + 2 * RADIUS; ++j) {
+        const int y = clamp_y(y0 - RADIUS + j, height);
+        const quadw_t m = load_quadw(src, src_pitch, xa, y, width);
+        if (j >= RADIUS && j < RADIUS + PY) centre[j - RADIUS] = m;
+        float4 p[4 + 2 * RADIUS];  // pixels xa - R .. xa + 3 + R
+#pragma unroll
+        for (int t = 0; t < RADIUS; ++t) {
+            p[t] = pixw_to_float(sh_pixw(src, src_pitch, xa - RADIUS + t, y, width));
+            p[4 + RADIUS + t] = pixw_to_float(sh_pixw(src, src_pitch, xa + 4 + t, y, width));
+        }
+#pragma unroll
+        for (int c = 0; c < 4; ++c) p[RADIUS + c] = pixw_to_float(QW_PIX(m, c));
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            float4 s = p[c];  // the same order as below: pixel xa + c - R first
+#pragma unroll
+            for (int k = 1; k <= 2 * RADIUS; ++k) s += p[c + k];
+            h[j][c] = s;
+        }
+    }
+    const float n = (float)((2 * RADIUS + 1) * (2 * RADIUS + 1));
+#pragma unroll
+    for (int i = 0; i < PY; ++i) {
+        const int y = y0 + i;
+        if (y >= height) break;
+        pixw_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            float4 sum = h[i][c];
+#pragma unroll
+            for (int k = 1; k <= 2 * RADIUS; ++k) sum += h[i + k][c];
+            const pixw_t pin = QW_PIX(centre[i], c);
+            const float4 v = pixw_to_float(pin);
+            o[c] = float_to_pixw(v + amount * (v - sum / n), pin);
+        }
+        store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
     }
 }
 #else

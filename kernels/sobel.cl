@@ -7,6 +7,10 @@
 // (4 gx, PY gy): per input row, three aligned quads (vector loads; L1/L2 absorb the overlap
 // between blocks) give the 6 lumas the block needs, each computed once and used by every
 // window of the block. No local memory, no barriers. Global traffic: 1 pixel read + 1 written.
+// -DQW=1|2 (common.h's quads as words): the block's quad as one uint4 / uint8 access and the
+// pixels left and right of it as single words, channels by shifts and masks (values exactly
+// convert_float4's), the result rounded and saturated as float_to_pix and packed with the
+// input's alpha: the same frame.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
@@ -18,6 +22,55 @@ inline float sobel_luma(pix_t p) {
     return 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z;
 }
 
+#if QW
+inline float sobel_lumaw(pixw_t w) {
+    const float4 v = pixw_to_float(w);
+    return 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z;
+}
+
+// Pixel x (clamped) of row y as its word.
+inline pixw_t sobel_pixw(__global const uchar* src, int pitch, int x, int y, int width) {
+    return *(__global const pixw_t*)(src + (size_t)y * (size_t)pitch +
+                                     (size_t)clamp_x(x, width) * sizeof(pix_t));
+}
+
+__kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
+                          int dst_pitch, int width, int height) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+
+    float z[PY + 2][6];  // lumas of pixels xa - 1 .. xa + 4 of rows y0 - 1 ...
+    quadw_t centre[PY];
+#pragma unroll
+    for (int j = 0; j < PY + 2; ++j) {
+        const int y = clamp_y(y0 - 1 + j, height);
+        const quadw_t m = load_quadw(src, src_pitch, xa, y, width);
+        if (j >= 1 && j < 1 + PY) centre[j - 1] = m;
+        z[j][0] = sobel_lumaw(sobel_pixw(src, src_pitch, xa - 1, y, width));
+#pragma unroll
+        for (int c = 0; c < 4; ++c) z[j][1 + c] = sobel_lumaw(QW_PIX(m, c));
+        z[j][5] = sobel_lumaw(sobel_pixw(src, src_pitch, xa + 4, y, width));
+    }
+#pragma unroll
+    for (int i = 0; i < PY; ++i) {
+        const int y = y0 + i;
+        if (y >= height) break;
+        pixw_t o[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const float z00 = z[i][c], z01 = z[i][c + 1], z02 = z[i][c + 2];
+            const float z10 = z[i + 1][c], z12 = z[i + 1][c + 2];
+            const float z20 = z[i + 2][c], z21 = z[i + 2][c + 1], z22 = z[i + 2][c + 2];
+            const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
+            const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
+            const float m = sqrt(gx * gx + gy * gy) * 0.25f;
+            o[c] = float_to_pixw((float4)(m, m, m, 0.0f), QW_PIX(centre[i], c));
+        }
+        store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
+    }
+}
+#else
 __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
                           int dst_pitch, int width, int height) {
     const int xa = (int)get_global_id(0) * 4;
@@ -62,3 +115,4 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
         store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
     }
 }
+#endif  // QW

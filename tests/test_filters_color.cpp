@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <string>
 
@@ -155,21 +156,42 @@ std::string describe(const std::string& chain, const Image& in) {
            std::string(to_string(in.format));
 }
 
-// R, G, B within `tol` LSB of the reference, alpha identical to the input.
-void check_image(const std::string& chain, const Image& in, int tol = 1) {
-    const Image got = run_filter(*test_cl(), chain, in);
+// R, G, B within `tol` LSB of the reference, alpha identical to the input. Returns the output.
+Image check_image(const std::string& chain, const Image& in, int tol = 1) {
+    Image got = run_filter(*test_cl(), chain, in);
     const Image ref = reference(parse_chain(chain).filters.front(), in);
     std::string where;
     EXPECT_LE(max_diff(got, ref, 0, 2, &where), tol)
         << describe(chain, in) << " worst at " << where;
     EXPECT_EQ(max_diff(got, in, 3, 3, &where), 0)
         << describe(chain, in) << ": alpha changed at " << where;
+    return got;
 }
 
-void check(const std::string& chain, int w, int h, WorkFormat f, uint32_t seed, int tol = 1) {
+Image check(const std::string& chain, int w, int h, WorkFormat f, uint32_t seed, int tol = 1) {
     std::mt19937 rng(seed);
-    check_image(chain, random_image(w, h, f, rng), tol);
+    return check_image(chain, random_image(w, h, f, rng), tol);
 }
+
+// Outputs of the first tuned candidate, per case: every other candidate must give the same
+// frame bit for bit (the tuner's choice may only change speed).
+class SameAsFirst {
+public:
+    // check(), then the output against the first one recorded for this case (recorded here
+    // when it is the first).
+    void check(const std::string& chain, int w, int h, WorkFormat f, uint32_t seed,
+               const std::string& label, int tol = 1) {
+        Image got = ::vfx::test::check(chain, w, h, f, seed, tol);
+        const std::string key = describe(chain, got) + " seed " + std::to_string(seed);
+        if (auto it = first_.find(key); it != first_.end())
+            EXPECT_EQ(got.px, it->second.px) << key << ": " << label << " differs from the first";
+        else
+            first_.emplace(key, std::move(got));
+    }
+
+private:
+    std::map<std::string, Image> first_;
+};
 
 constexpr WorkFormat kFormats[] = {WorkFormat::rgba8, WorkFormat::rgba16};
 constexpr std::pair<int, int> kSmallSizes[] = {{1, 1}, {2, 3}, {17, 13}, {3, 1}, {1, 5}};
@@ -282,18 +304,23 @@ TEST_F(ColorFilters, BoxIsExactMean) {
 }
 
 // Every tuned candidate (forced in turn), bit-exact, on sizes that are not multiples of a
-// work-item's block and on frames smaller than the window.
+// work-item's block and on frames smaller than the window. Radii 1 and 5 (the ones the
+// candidates were picked for) in both formats; 6 and 64 (other quad / pixel splits of the
+// horizontal window) on RGBA16.
 TEST_F(ColorFilters, BoxEveryTunedVariant) {
     ClContext& cl = *test_cl();
+    SameAsFirst same;
     for (const KernelVariant& v : stencil::box_variants()) {
         cl.tuner().force(v.label());
         SCOPED_TRACE(v.label());
         uint32_t seed = 350;
         for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}}) {
-            check("box=radius=1", w, h, WorkFormat::rgba8, ++seed, 0);
-            check("box=radius=5", w, h, WorkFormat::rgba8, ++seed, 0);
-            check("box=radius=6", w, h, WorkFormat::rgba16, ++seed, 0);
-            check("box=radius=64", w, h, WorkFormat::rgba16, ++seed, 0);
+            for (WorkFormat wf : kFormats) {
+                same.check("box=radius=1", w, h, wf, ++seed, v.label(), 0);
+                same.check("box=radius=5", w, h, wf, ++seed, v.label(), 0);
+            }
+            same.check("box=radius=6", w, h, WorkFormat::rgba16, ++seed, v.label(), 0);
+            same.check("box=radius=64", w, h, WorkFormat::rgba16, ++seed, v.label(), 0);
         }
     }
     cl.tuner().force("");
@@ -342,17 +369,18 @@ TEST_F(ColorFilters, SobelSizesAndBorders) {
 }
 
 // Every tuned candidate of sharpen and sobel (forced in turn), on sizes that are not multiples
-// of a work-item's block.
+// of a work-item's block: within 1 LSB of the reference and bit-identical to the first.
 TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
     ClContext& cl = *test_cl();
+    SameAsFirst same;
     for (const KernelVariant& v : stencil::sharpen_variants()) {
         cl.tuner().force(v.label());
         SCOPED_TRACE(v.label());
         uint32_t seed = 550;
         for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}})
             for (WorkFormat wf : kFormats) {
-                check("sharpen=radius=1:amount=1.5", w, h, wf, ++seed);
-                check("sharpen=radius=2:amount=0.7", w, h, wf, ++seed);
+                same.check("sharpen=radius=1:amount=1.5", w, h, wf, ++seed, v.label());
+                same.check("sharpen=radius=2:amount=0.7", w, h, wf, ++seed, v.label());
             }
     }
     for (const KernelVariant& v : stencil::sobel_variants()) {
@@ -361,7 +389,7 @@ TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
         uint32_t seed = 650;
         for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}})
             for (WorkFormat wf : kFormats)
-                check("sobel", w, h, wf, ++seed);
+                same.check("sobel", w, h, wf, ++seed, v.label());
     }
     cl.tuner().force("");
 }

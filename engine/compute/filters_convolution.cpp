@@ -19,6 +19,7 @@ namespace stencil {
 size_t tile_local_bytes(const KernelVariant& v, const std::string& options, int apron_quads,
                         int radius, size_t h_bytes) {
     if (v.options.find("-DLM=1") == std::string::npos) return 0;
+    // quad_t or, with -DQW, quadw_t: the same size (uchar16 / uint4, ushort16 / uint8).
     const size_t quad = options.find("-DWORK16=1") != std::string::npos ? 32 : 16;
     const size_t rows = v.local[1] * v.per_item[1] + 2 * static_cast<size_t>(radius);
     const size_t staged = (v.local[0] + 2 * static_cast<size_t>(apron_quads)) * quad;
@@ -35,7 +36,17 @@ std::vector<KernelVariant> box_variants() {
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2", {16, 8}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
-            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}}};
+            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}},
+            // The best of the above (H100, 4K: radius 1 the first two, radius 5 the last two)
+            // with quads as words (common.h's QW): one 16 / 32-byte access per quad.
+            {"-DPY=4 -DQW=1", {32, 8}, {4, 4}},
+            {"-DPY=4 -DQW=2", {32, 8}, {4, 4}},
+            {"-DPY=8 -DQW=1", {64, 4}, {4, 8}},
+            {"-DPY=8 -DQW=2", {64, 4}, {4, 8}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=1", {8, 16}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=1", {16, 8}, {4, 2}},
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}}};
 }
 
 std::vector<KernelVariant> sharpen_variants() {
@@ -48,7 +59,15 @@ std::vector<KernelVariant> sharpen_variants() {
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2", {16, 8}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
-            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}}};
+            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}},
+            // The best two (H100, 4K) with quads as words (common.h's QW), and the first
+            // (the no-local-memory path's QW version).
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=1", {16, 8}, {4, 2}},
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=1", {8, 16}, {4, 2}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
+            {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
+            {"-DPY=4 -DQW=2", {32, 4}, {4, 4}}};
 }
 
 std::vector<KernelVariant> sobel_variants() {
@@ -56,7 +75,12 @@ std::vector<KernelVariant> sobel_variants() {
             {"-DPY=2", {64, 4}, {4, 2}},
             {"-DPY=8", {32, 4}, {4, 8}},
             {"-DPY=4", {64, 2}, {4, 4}},
-            {"-DPY=4", {16, 16}, {4, 4}}};
+            {"-DPY=4", {16, 16}, {4, 4}},
+            // The best two (H100, 4K) with quads as words (common.h's QW).
+            {"-DPY=2 -DQW=1", {64, 4}, {4, 2}},
+            {"-DPY=2 -DQW=2", {64, 4}, {4, 2}},
+            {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
+            {"-DPY=4 -DQW=2", {32, 4}, {4, 4}}};
 }
 
 }  // namespace stencil
