@@ -14,6 +14,8 @@
 // load on each side (the apron). Near the edges: reflected single loads. The block starts on even coordinates, so every pixel's Bayer site is a compile-time
 // constant: no branches on the site, no per-sample reflection in the interior.
 // Global traffic: 1 sample read (L1/L2 absorb the (PY + 4) / PY row overlap) + 1 pixel written.
+// -DQW=1|2 (common.h's quads as words): each pixel is built as its word (float_to_pixw, alpha
+// max) and each quad written as one 16 / 32-byte store.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
@@ -47,6 +49,13 @@ typedef uchar2 mono2_t;
 #define MONO_SCALAR uchar
 #endif
 typedef DM_CAT(MONO_SCALAR, PX) monopx_t;  // PX samples, one aligned load
+#if QW
+#if WORK16
+#define DM_ALPHA_W ((uint2)(0u, 0xFFFF0000u))  // a pixel word whose alpha is max
+#else
+#define DM_ALPHA_W 0xFF000000u
+#endif
+#endif
 
 inline int reflect101(int i, int n) {
     if (n == 1) return 0;
@@ -121,7 +130,11 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
 #pragma unroll
     for (int j = 0; j < PY; ++j) {
         if (y0 + j >= height) break;
+#if QW
+        pixw_t out[PX];
+#else
         pix_t out[PX];
+#endif
 #pragma unroll
         for (int i = 0; i < PX; ++i) {
 #define S(dx, dy) v[j + 2 + (dy)][i + 2 + (dx)]
@@ -171,12 +184,21 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
                 }
             }
 #undef S
+#if QW
+            out[i] = float_to_pixw((float4)(r, g, b, PIX_MAX), DM_ALPHA_W);
+#else
             out[i] = float_to_pix((float4)(r, g, b, PIX_MAX));
+#endif
         }
 #pragma unroll
         for (int q = 0; q < PX; q += 4)
             if (q == 0 || xa + q < width)
+#if QW
+                store_quadw(dst, dst_pitch, xa + q, y0 + j, width,
+                            (quadw_t)(out[q], out[q + 1], out[q + 2], out[q + 3]));
+#else
                 store_quad(dst, dst_pitch, xa + q, y0 + j, width,
                            (quad_t)(out[q], out[q + 1], out[q + 2], out[q + 3]));
+#endif
     }
 }

@@ -14,6 +14,11 @@
 // maps preserve); the derivation script is scripts/median_networks.py.
 // Rows come in as aligned quads (vector loads; L1/L2 absorb the overlap between blocks); no
 // local memory, no barriers. Global traffic: 1 pixel read + 1 written.
+// -DQW=1|2 (common.h's quads as words): each quad is one 16 / 32-byte load or store of words.
+// QW=1 sorts the channels as uint4 (pixw_channels / pixw_pack); QW=2 as ushort4 in 16-bit
+// lanes (RGBA16: the words as they are; RGBA8: R B and G A spread to 16 bits by two masks), two
+// channels per 32-bit register, which sm_90 can compare two at a time (min/max .u16x2). The
+// medians are per channel, so every form gives the same frame.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef RADIUS
@@ -26,6 +31,30 @@
 #define PY 2
 #endif
 
+// med_t: one pixel's channels as the selection networks sort them (alpha in .w); with QW,
+// med_unpack / med_pack convert from / to the pixel word.
+#if QW == 1
+typedef uint4 med_t;
+inline med_t med_unpack(pixw_t w) { return pixw_channels(w); }
+inline pixw_t med_pack(med_t c) { return pixw_pack(c); }
+#elif QW == 2
+typedef ushort4 med_t;
+#if WORK16
+inline med_t med_unpack(pixw_t w) { return as_ushort4(w); }
+inline pixw_t med_pack(med_t c) { return as_uint2(c); }
+#else
+inline med_t med_unpack(pixw_t w) {  // lanes R B G A
+    return as_ushort4((uint2)(w & 0x00FF00FFu, (w >> 8) & 0x00FF00FFu));
+}
+inline pixw_t med_pack(med_t c) {
+    const uint2 t = as_uint2(c);
+    return t.x | (t.y << 8);
+}
+#endif
+#else
+typedef pix_t med_t;
+#endif
+
 #define MED_D (2 * RADIUS + 1)
 #define MED_N (MED_D * MED_D)
 #define MED_COLS (4 + 2 * RADIUS)
@@ -33,7 +62,7 @@
 // On p[]: compare-exchange (afterwards p[a] <= p[b] in every lane), or only its min / max half.
 #define MED_CX(a, b)                       \
     {                                      \
-        const pix_t lo_ = min(p[a], p[b]); \
+        const med_t lo_ = min(p[a], p[b]); \
         p[b] = max(p[a], p[b]);            \
         p[a] = lo_;                        \
     }
@@ -72,10 +101,25 @@ __kernel void median(__global const uchar* src, int src_pitch, __global uchar* d
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
 
-    pix_t rows[PY + 2 * RADIUS][MED_COLS];  // pixels xa - R .. xa + 3 + R of rows y0 - R ...
+    med_t rows[PY + 2 * RADIUS][MED_COLS];  // pixels xa - R .. xa + 3 + R of rows y0 - R ...
 #pragma unroll
     for (int j = 0; j < PY + 2 * RADIUS; ++j) {
         const int y = clamp_y(y0 - RADIUS + j, height);
+#if QW
+        const quadw_t l = load_quadw(src, src_pitch, xa - 4, y, width);
+        const quadw_t m = load_quadw(src, src_pitch, xa, y, width);
+        const quadw_t r = load_quadw(src, src_pitch, xa + 4, y, width);
+#if RADIUS == 2
+        rows[j][0] = med_unpack(QW_PIX(l, 2));
+#endif
+        rows[j][RADIUS - 1] = med_unpack(QW_PIX(l, 3));
+#pragma unroll
+        for (int c = 0; c < 4; ++c) rows[j][RADIUS + c] = med_unpack(QW_PIX(m, c));
+        rows[j][RADIUS + 4] = med_unpack(QW_PIX(r, 0));
+#if RADIUS == 2
+        rows[j][7] = med_unpack(QW_PIX(r, 1));
+#endif
+#else
         const quad_t l = load_quad(src, src_pitch, xa - 4, y, width);
         const quad_t m = load_quad(src, src_pitch, xa, y, width);
         const quad_t r = load_quad(src, src_pitch, xa + 4, y, width);
@@ -91,16 +135,17 @@ __kernel void median(__global const uchar* src, int src_pitch, __global uchar* d
 #if RADIUS == 2
         rows[j][7] = r.lo.hi;
 #endif
+#endif
     }
 
 #pragma unroll
     for (int i = 0; i < PY; ++i) {
         const int y = y0 + i;
         if (y >= height) break;
-        pix_t col[MED_COLS][MED_D];  // each column of the window rows, sorted
+        med_t col[MED_COLS][MED_D];  // each column of the window rows, sorted
 #pragma unroll
         for (int x = 0; x < MED_COLS; ++x) {
-            pix_t p[MED_D];
+            med_t p[MED_D];
 #pragma unroll
             for (int dy = 0; dy < MED_D; ++dy) p[dy] = rows[i + dy][x];
 #if RADIUS == 1
@@ -111,10 +156,10 @@ __kernel void median(__global const uchar* src, int src_pitch, __global uchar* d
 #pragma unroll
             for (int dy = 0; dy < MED_D; ++dy) col[x][dy] = p[dy];
         }
-        pix_t o[4];
+        med_t o[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            pix_t p[MED_N];
+            med_t p[MED_N];
 #pragma unroll
             for (int dy = 0; dy < MED_D; ++dy)
 #pragma unroll
@@ -127,6 +172,11 @@ __kernel void median(__global const uchar* src, int src_pitch, __global uchar* d
             o[c] = p[MED_N / 2];
             o[c].w = rows[i + RADIUS][RADIUS + c].w;
         }
+#if QW
+        store_quadw(dst, dst_pitch, xa, y, width,
+                    (quadw_t)(med_pack(o[0]), med_pack(o[1]), med_pack(o[2]), med_pack(o[3])));
+#else
         store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+#endif
     }
 }

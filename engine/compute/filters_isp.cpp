@@ -79,14 +79,26 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPX=16 -DPY=2", {32, 4}, {16, 2}},
             {"-DPX=16 -DPY=4", {16, 8}, {16, 4}},
             {"-DPX=16 -DPY=4", {32, 4}, {16, 4}},
-            {"-DPX=16 -DPY=2", {64, 2}, {16, 2}}};
+            {"-DPX=16 -DPY=2", {64, 2}, {16, 2}},
+            // Quads as words (demosaic.cl: one 16 / 32-byte store per quad).
+            {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
+            {"-DPY=4 -DQW=2", {32, 4}, {4, 4}},
+            {"-DPY=2 -DQW=1", {16, 16}, {4, 2}},
+            {"-DPY=2 -DQW=2", {16, 16}, {4, 2}},
+            {"-DPY=4 -DQW=1", {64, 2}, {4, 4}},
+            {"-DPY=4 -DQW=2", {64, 2}, {4, 4}},
+            {"-DPX=8 -DPY=2 -DQW=1", {32, 4}, {8, 2}},
+            {"-DPX=8 -DPY=2 -DQW=2", {32, 4}, {8, 2}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {
     return {{"-DPY=1", {64, 4}, {4, 1}},
             {"-DPY=2", {32, 8}, {4, 2}},
             {"-DPY=1", {128, 2}, {4, 1}},
-            {"-DPY=4", {32, 4}, {4, 4}}};
+            {"-DPY=4", {32, 4}, {4, 4}},
+            // Quads as words (mosaic.cl: one 16 / 32-byte load per quad; QW=2 would be the same).
+            {"-DPY=1 -DQW=1", {64, 4}, {4, 1}},
+            {"-DPY=2 -DQW=1", {32, 8}, {4, 2}}};
 }
 
 }  // namespace stencil

@@ -12,8 +12,19 @@ namespace vfx {
 namespace stencil {
 
 std::vector<KernelVariant> median_variants() {
-    return {{"-DPY=2", {32, 4}, {4, 2}}, {"-DPY=4", {32, 4}, {4, 4}},  {"-DPY=1", {64, 4}, {4, 1}},
-            {"-DPY=2", {64, 2}, {4, 2}}, {"-DPY=2", {16, 16}, {4, 2}}, {"-DPY=8", {32, 2}, {4, 8}}};
+    return {{"-DPY=2", {32, 4}, {4, 2}},
+            {"-DPY=4", {32, 4}, {4, 4}},
+            {"-DPY=1", {64, 4}, {4, 1}},
+            {"-DPY=2", {64, 2}, {4, 2}},
+            {"-DPY=2", {16, 16}, {4, 2}},
+            {"-DPY=8", {32, 2}, {4, 8}},
+            // Quads as words (median.cl: QW=1 uint4 channels, QW=2 16-bit lanes).
+            {"-DPY=2 -DQW=1", {32, 4}, {4, 2}},
+            {"-DPY=2 -DQW=2", {32, 4}, {4, 2}},
+            {"-DPY=2 -DQW=1", {64, 2}, {4, 2}},
+            {"-DPY=2 -DQW=2", {64, 2}, {4, 2}},
+            {"-DPY=2 -DQW=1", {16, 16}, {4, 2}},
+            {"-DPY=2 -DQW=2", {16, 16}, {4, 2}}};
 }
 
 std::vector<KernelVariant> bilateral_variants() {

@@ -15,11 +15,16 @@ namespace {
 
 // Pixels per work-item and work-group shapes the tuner chooses among. PX > 1 loads and stores
 // 4 pixels (colour: 16 or 32 bytes) per vector access; PX = 1 is the plain form (what a CPU
-// device, which vectorises across work-items, tends to prefer).
+// device, which vectorises across work-items, tends to prefer). QW=1|2 (colour, PX > 1): the 4
+// pixels as words (common.h's quads as words: one 16 / 32-byte access on NVIDIA, where a
+// uchar16 / ushort16 one is split into 4-byte pieces); on a mosaic QW changes nothing.
 std::vector<KernelVariant> variants() {
     return {
-        {"-DPX=4", {64, 4}, {4, 1}}, {"-DPX=4", {128, 2}, {4, 1}},  {"-DPX=8", {64, 4}, {8, 1}},
-        {"-DPX=8", {32, 8}, {8, 1}}, {"-DPX=16", {32, 4}, {16, 1}}, {"-DPX=1", {32, 8}, {1, 1}},
+        {"-DPX=4", {64, 4}, {4, 1}},         {"-DPX=4", {128, 2}, {4, 1}},
+        {"-DPX=8", {64, 4}, {8, 1}},         {"-DPX=8", {32, 8}, {8, 1}},
+        {"-DPX=16", {32, 4}, {16, 1}},       {"-DPX=1", {32, 8}, {1, 1}},
+        {"-DPX=4 -DQW=1", {64, 4}, {4, 1}},  {"-DPX=4 -DQW=2", {64, 4}, {4, 1}},
+        {"-DPX=4 -DQW=1", {128, 2}, {4, 1}}, {"-DPX=4 -DQW=2", {128, 2}, {4, 1}},
     };
 }
 
@@ -53,6 +58,25 @@ RGBA_STEPS
 #endif
 }
 
+#if QW && !MONO
+// The same steps on a pixel word (common.h's quads as words), with the same values: the
+// rounding between steps is convert_float4(convert_pix_sat_rte(v)), which QW=2 computes with
+// the float bit trick (clamped to 0..PIX_MAX, v + 2^23 rounds to an integer, ties to even).
+inline float4 vfx_round(float4 v) {
+#if QW == 2
+    return (fmin(fmax(v, (float4)(0.0f)), (float4)(PIX_MAX)) + 8388608.0f) - 8388608.0f;
+#else
+    return convert_float4(convert_pix_sat_rte(v));
+#endif
+}
+
+inline pixw_t vfx_apply_w(pixw_t w, int x, int y PARAMS) {
+    float4 v = pixw_to_float(w);
+RGBAW_STEPS
+    return float_to_pixw(v, w);  // alpha kept
+}
+#endif
+
 __kernel void pointwise(__global const uchar* src, int src_pitch, __global uchar* dst,
                         int dst_pitch, int width, int height PARAMS) {
     const int x0 = (int)get_global_id(0) * PX;
@@ -72,6 +96,11 @@ __kernel void pointwise(__global const uchar* src, int src_pitch, __global uchar
             *(__global mono4_t*)(d + x) =
                 (mono4_t)(vfx_apply(t.s0, x, y ARGS), vfx_apply(t.s1, x + 1, y ARGS),
                           vfx_apply(t.s2, x + 2, y ARGS), vfx_apply(t.s3, x + 3, y ARGS));
+#elif QW
+            const quadw_t t = *(__global const quadw_t*)(s + x);
+            *(__global quadw_t*)(d + x) = (quadw_t)(
+                vfx_apply_w(QW_PIX(t, 0), x, y ARGS), vfx_apply_w(QW_PIX(t, 1), x + 1, y ARGS),
+                vfx_apply_w(QW_PIX(t, 2), x + 2, y ARGS), vfx_apply_w(QW_PIX(t, 3), x + 3, y ARGS));
 #else
             const elem16_t t = *(__global const elem16_t*)(s + x);
             *(__global elem16_t*)(d + x) =
@@ -112,7 +141,7 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
     for (const PointwiseOp& op : ops_)
         if (files.insert(op.file).second)
             text += fmt::format("#line 1 \"{}\"\n{}\n", op.file, cl.source_snapshot(op.file));
-    std::string params, args, rgba, monos;
+    std::string params, args, rgba, rgbaw, monos;
     for (size_t i = 0; i < ops_.size(); ++i) {
         const PointwiseOp& op = ops_[i];
         if (mono && !op.takes_mono) fail("'{}' does not take a mosaic", op.name);
@@ -125,15 +154,18 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
         // Each step reads the previous step's stored value, as a separate filter would.
         if (i > 0) {
             rgba += "    v = convert_float4(q);\n";
+            rgbaw += "    v = vfx_round(v);\n";
             monos += "    v = (float)q;\n";
         }
         rgba += fmt::format("    v = {}_rgba(v, x, y{});\n    q = convert_pix_sat_rte(v);\n",
                             op.name, call_args);
+        rgbaw += fmt::format("    v = {}_rgba(v, x, y{});\n", op.name, call_args);
         monos += fmt::format("    v = {}_mono(v, x, y{});\n    q = convert_mono_sat_rte(v);\n",
                              op.name, call_args);
     }
     std::string body = kKernelTemplate;
     replace_all(body, "RGBA_STEPS", mono ? std::string("    v = v;") : rgba);
+    replace_all(body, "RGBAW_STEPS", mono ? std::string("    v = v;") : rgbaw);
     replace_all(body, "MONO_STEPS", mono ? monos : std::string("    v = v;"));
     replace_all(body, " PARAMS)", params + ")");
     replace_all(body, " ARGS)", args + ")");
