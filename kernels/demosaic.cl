@@ -58,6 +58,10 @@ typedef DM_CAT(MONO_SCALAR, PX) monopx_t;  // PX samples, one aligned load
 #endif
 
 inline int reflect101(int i, int n) {
+    // Inside the frame (every row of a block away from the top and bottom): no arithmetic. The
+    // general case needs an integer modulo by a run-time value, which NVIDIA computes through
+    // the reciprocal unit: done for every row, it cost more than the filter.
+    if ((uint)i < (uint)n) return i;
     if (n == 1) return 0;
     const int period = 2 * (n - 1);
     i = (i < 0 ? -i : i) % period;

@@ -3,18 +3,30 @@
 # conversions, a fused run, the default chain; JSON + table), the NPP and OpenCV peers on the
 # same GPU with the side-by-side table, and headless 4K playback against the decode-only rate
 # of the same clip.
-#   source .devpack/env.sh && bash scripts/bench-session.sh [--quick]   (--quick: no peers)
-# Expects .devpack/bin/vfx (and test_* binaries, run at the end) and .media/4k-h264.mp4 (see BENCHMARKS.md). Results: $OUT.
+#   source .devpack/env.sh && bash scripts/bench-session.sh [--quick] [--no-play]
+#   (--quick: no peers; --no-play: no decode/playback part, see playback-session.sh for that)
+# Expects .devpack/bin/vfx (and test_* binaries, run at the end) and .media/4k-h264.mp4 (see
+# BENCHMARKS.md). Results: $OUT/summary.txt and everything in $OUT/session.tar.gz (the device
+# tool brings back only a few files).
 set -uo pipefail
-out=${OUT:-$PWD/bench-out}; mkdir -p "$out"
+final=${OUT:-$PWD/bench-out}; mkdir -p "$final"
+out=$(mktemp -d)
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 bin=.devpack/bin
-quick=${1:-}
+quick=""; play=1
+for a in "$@"; do
+  case "$a" in --quick) quick=--quick ;; --no-play) play=0 ;; esac
+done
+pack() { cp "$out/summary.txt" "$final/" 2>/dev/null; tar -C "$out" -czf "$final/session.tar.gz" .; }
+trap pack EXIT
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$out/gpu.txt"
 export VFX_CACHE_DIR=$out/cache   # a fresh tuning cache: this run measures every choice
 
 log "vfx bench (first start: tunes, writes the cache)"
-$bin/vfx bench --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"; echo "exit $?" >> "$out/bench.txt"
+start=$(date +%s%N)
+$bin/vfx bench --json "$out/ours.json" --log-level debug > "$out/bench.txt" 2> "$out/bench.log"; echo "exit $?" >> "$out/bench.txt"
+echo "vfx bench wall time, first start (compiles and tunes every kernel at both sizes, then times every case): $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee -a "$out/summary.txt"
+grep "tuned " "$out/bench.log" > "$out/tuned.txt"
 cat "$out/bench.txt" | tee -a "$out/summary.txt"
 log "vfx bench again (second start: the cache is reused, no measuring)"
 ( time $bin/vfx bench --size 3840x2160 --filters median,gaussian --runs 20 --log-level debug ) > "$out/bench-cached.txt" 2>&1
@@ -23,11 +35,12 @@ grep real "$out/bench-cached.txt" | tee -a "$out/summary.txt"
 
 if [ "$quick" != "--quick" ]; then
   log "peers (NPP, OpenCV) on the same GPU"
-  bash scripts/peers-session.sh --ours "$out/ours.json" > "$out/peers-stdout.txt" 2>&1
+  OUT="$out" bash scripts/peers-session.sh --ours "$out/ours.json" > "$out/peers-stdout.txt" 2>&1
   echo "peers exit $?" | tee -a "$out/summary.txt"
   cat "$out/peers-table.md" 2>/dev/null | tee -a "$out/summary.txt"
 fi
 
+[ "$play" = 1 ] || exit 0
 clip=.media/4k-h264.mp4
 log "decode only: vfx bench --decode (the same demuxer, decoder and threads as play)"
 for i in 1 2; do $bin/vfx bench --decode "$clip" 2>&1 | tail -1 | tee -a "$out/summary.txt"; done
