@@ -1,13 +1,13 @@
 // gamma=curve={power,srgb}:value=G on normalised values x = in / PIX_MAX:
 //   power: x^(1/G);  srgb: 12.92 x for x <= 0.0031308, else 1.055 x^(1/2.4) - 0.055.
 // A function of one stored value, so a table lookup: `table` holds PIX_MAX + 1 entries, the
-// curve of each value in pixel units (computed in double precision by the host, see
-// engine/compute/filters_isp.cpp). A mosaic: every sample; RGBA: R, G, B (alpha copied). The
-// kernel rounds to nearest even and saturates. A point-wise operation
+// stored value (rounded to nearest even, saturated) of the curve of each value, in the working
+// depth's type (computed in double precision by the host, see engine/compute/filters_isp.cpp).
+// A mosaic: every sample; RGBA: R, G, B (alpha copied). A point-wise operation
 // (engine/compute/pointwise.hpp): v holds stored values, whole numbers in 0..PIX_MAX.
-inline float4 gamma_rgba(float4 v, int x, int y, __global const float* table) {
-    return (float4)(table[(int)v.x], table[(int)v.y], table[(int)v.z], 0.0f);
+inline float4 gamma_rgba(float4 v, int x, int y, __global const mono_t* table) {
+    return (float4)((float)table[(int)v.x], (float)table[(int)v.y], (float)table[(int)v.z], 0.0f);
 }
-inline float gamma_mono(float v, int x, int y, __global const float* table) {
-    return table[(int)v];
+inline float gamma_mono(float v, int x, int y, __global const mono_t* table) {
+    return (float)table[(int)v];
 }

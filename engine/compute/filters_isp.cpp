@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "compute/stencil_variants.hpp"
@@ -210,35 +211,44 @@ std::unique_ptr<GpuFilter> make_ccm(const FilterInstance& f) {
 
 // gamma: a transfer curve is a function of one stored value, so it runs as a table lookup:
 // one table per working depth (256 and 65536 entries), computed here in double precision and
-// read by the kernel (kernels/gamma.cl). The tables hold the curve's exact value as a float;
-// the kernel rounds it like any other stage. The same tables on every device give the same
-// pixels everywhere, and a lookup keeps the stage memory-bound (powr per channel did not).
+// read by the kernel (kernels/gamma.cl). Every stage's output is rounded to nearest even and
+// saturated when stored (also between the steps of a fused run), so the table holds that
+// stored value (of the curve's value as a float, what the kernel rounded before) in the
+// working depth's own type: the 8-bit table is 256 bytes, two cache lines, so a warp's lookup
+// of random values touches at most two lines instead of the eight of a float table. The same
+// tables on every device give the same pixels everywhere, and a lookup keeps the stage
+// memory-bound (powr per channel did not).
 double gamma_curve(double x, bool srgb, double value) {
     x = std::clamp(x, 0.0, 1.0);
     if (srgb) return x <= 0.0031308 ? 12.92 * x : 1.055 * std::pow(x, 1 / 2.4) - 0.055;
     return std::pow(x, 1 / value);
 }
 
-ClMem gamma_table(ClContext& cl, size_t entries, bool srgb, double value) {
+template <typename T>
+ClMem gamma_table(ClContext& cl, bool srgb, double value) {
+    constexpr size_t entries = size_t{1} << (8 * sizeof(T));
     const double max = static_cast<double>(entries - 1);
-    std::vector<cl_float> t(entries);
-    for (size_t i = 0; i < entries; ++i)
-        t[i] = static_cast<cl_float>(gamma_curve(static_cast<double>(i) / max, srgb, value) * max);
-    return cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, t.size() * sizeof(cl_float),
-                     t.data());
+    std::vector<T> t(entries);
+    for (size_t i = 0; i < entries; ++i) {
+        const auto f =
+            static_cast<float>(gamma_curve(static_cast<double>(i) / max, srgb, value) * max);
+        // Nearest, ties to even (the default rounding mode), saturated: convert_*_sat_rte.
+        t[i] = static_cast<T>(std::clamp(std::nearbyint(f), 0.0f, static_cast<float>(max)));
+    }
+    return cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, t.size() * sizeof(T), t.data());
 }
 
 std::unique_ptr<GpuFilter> make_gamma(ClContext& cl, const FilterInstance& f) {
     const bool srgb = f.get_enum("curve") == "srgb";
     const double value = f.get_float("value");
-    const ClMem t8 = gamma_table(cl, 256, srgb, value);
-    const ClMem t16 = gamma_table(cl, 65536, srgb, value);
+    const ClMem t8 = gamma_table<uint8_t>(cl, srgb, value);
+    const ClMem t16 = gamma_table<uint16_t>(cl, srgb, value);
     // The kernels hold their own reference through the argument until they complete (the
     // OpenCL release rule), so a table outlives this filter as long as a frame needs it.
     PointwiseOp op{"gamma.cl",
                    "gamma",
                    true,
-                   {"__global const float*"},
+                   {"__global const mono_t*"},
                    [t8, t16](cl_kernel k, cl_uint first, WorkFormat wf, int) {
                        set_arg(k, first, is_deep(wf) ? t16.get() : t8.get());
                    }};
