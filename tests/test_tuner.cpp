@@ -171,7 +171,7 @@ TEST(TunedKernel, NeverMeasuresInACacheOnlyScope) {
                           });
     };
     tk.prepare(cl, "-DWORK16=0 -DSRC16=0");  // the programs are built: only the choice is left
-    cl.tuner().set_mode(TuneMode::retune);    // nothing chosen this run
+    cl.tuner().set_mode(TuneMode::retune);   // nothing chosen this run
     {
         ClContext::CacheOnlyScope only;
         EXPECT_THROW(run(), ProgramNotCached);
@@ -180,6 +180,54 @@ TEST(TunedKernel, NeverMeasuresInACacheOnlyScope) {
     {
         ClContext::CacheOnlyScope only;
         EXPECT_NO_THROW(run()) << "the choice is known now";
+    }
+    VFX_CL(clFinish(cl.queue()));
+    cl.tuner().set_mode(TuneMode::fixed);
+}
+
+// Only what is needed is compiled: the one candidate a fixed (or cached) choice names, every
+// candidate once the tuner is going to measure them (side by side, off this thread).
+TEST(TunedKernel, CompilesOnlyTheCandidatesItNeeds) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const uint32_t w = 24, h = 12;
+    const FrameGeometry g = make_geometry(w, h, WorkFormat::rgba8);
+    const FrameGeometry gm = make_geometry(w, h, WorkFormat::mono8);
+    ClMem src = cl.buffer(CL_MEM_READ_WRITE, gm.size_bytes());
+    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    // Distinct options: three programs (mono.cl ignores the extra macro).
+    TunedKernel tk("mono.cl", "mono_to_rgba",
+                   {{"-DVFX_LAZY=1", {8, 8}, {1, 1}},
+                    {"-DVFX_LAZY=2", {8, 8}, {1, 1}},
+                    {"-DVFX_LAZY=3", {8, 8}, {1, 1}}});
+    const std::string options = "-DWORK16=0 -DSRC16=0 -DVFX_LAZY_TEST=1";
+    auto run = [&](uint32_t width) {
+        return tk.enqueue(cl, cl.queue(), options, width, h,
+                          [&](cl_kernel k, std::array<size_t, 2>) {
+                              set_args(k, src.get(), static_cast<cl_int>(gm.pitch), dst.get(),
+                                       static_cast<cl_int>(g.pitch), static_cast<cl_int>(width),
+                                       static_cast<cl_int>(h));
+                          });
+    };
+    cl.tuner().set_mode(TuneMode::fixed);
+    const uint64_t before = ClContext::builds_on_this_thread();
+    run(w);
+    EXPECT_EQ(ClContext::builds_on_this_thread(), before + 1) << "fixed: the first candidate only";
+    EXPECT_EQ(tk.last_choice()->label(), "-DVFX_LAZY=1 8x8");
+    {
+        ClContext::CacheOnlyScope only;
+        cl.tuner().force("-DVFX_LAZY=3 8x8");
+        EXPECT_THROW(run(w), ProgramNotCached) << "candidate 3 was never compiled";
+        cl.tuner().force("");
+    }
+    cl.tuner().set_mode(TuneMode::retune);
+    run(w - 1);  // measures: compiles the other two
+    {
+        ClContext::CacheOnlyScope only;
+        cl.tuner().force("-DVFX_LAZY=3 8x8");
+        EXPECT_NO_THROW(run(w)) << "measuring compiled every candidate";
+        EXPECT_EQ(tk.last_choice()->label(), "-DVFX_LAZY=3 8x8");
+        cl.tuner().force("");
     }
     VFX_CL(clFinish(cl.queue()));
     cl.tuner().set_mode(TuneMode::fixed);

@@ -219,69 +219,96 @@ std::string TunedKernel::key_of(const std::string& options, const std::string& s
     return fmt::format("{}:{} [{}] {}", file_, kernel_, options, size);
 }
 
-std::vector<std::string> TunedKernel::labels_of(const Built& b) const {
+std::vector<size_t> TunedKernel::live(const Built& b) {
+    std::vector<size_t> out;
+    for (size_t t = 0; t < b.candidates.size(); ++t)
+        if (!b.unfit[t]) out.push_back(t);
+    return out;
+}
+
+std::vector<std::string> TunedKernel::labels_of(const Built& b, std::span<const size_t> ts) const {
     std::vector<std::string> labels;
-    for (size_t u : b.usable)
-        labels.push_back(variants_[u].label());
+    for (size_t t : ts)
+        labels.push_back(variants_[b.candidates[t]].label());
     return labels;
 }
 
 void TunedKernel::prepare(ClContext& cl, const std::string& options) {
-    (void)built(cl, options);
+    Built& b = built(cl, options);
+    for (size_t t = 0; t < b.candidates.size(); ++t)
+        if (ensure(cl, b, t)) return;
+    throw no_fit(options);
+}
+
+GpuError TunedKernel::no_fit(const std::string& options) const {
+    return GpuError(fmt::format("{} ({}): no variant fits this device's work-group or local "
+                                "memory limits",
+                                kernel_, options),
+                    CL_OUT_OF_RESOURCES);
 }
 
 TunedKernel::Built& TunedKernel::built(ClContext& cl, const std::string& options) {
     auto it = built_.find(options);
     if (it != built_.end()) return it->second;
     Built b;
+    b.options = options;
     const size_t avail_local = cl.info().local_mem_bytes;
-    // Every candidate's program, compiled side by side (a first start on a new device
-    // compiles them all before measuring: one after the other that took ~10 s on the H100).
-    // Under a CacheOnlyScope nothing may compile, so the calling thread asks for each in turn
-    // (ProgramNotCached for the first missing one), as the scope is per thread.
-    std::vector<size_t> todo;
     for (size_t i = 0; i < variants_.size(); ++i)
-        if (!local_bytes_ || local_bytes_(variants_[i], options) <= avail_local) todo.push_back(i);
-    auto build_one = [&](size_t i) {
-        const KernelVariant& v = variants_[i];
-        return cl.kernel(file_, kernel_.c_str(),
-                         v.options.empty() ? options : fmt::format("{} {}", options, v.options));
-    };
-    std::vector<ClKernel> compiled;
-    if (ClContext::cache_only() || todo.size() < 2) {
-        for (size_t i : todo)
-            compiled.push_back(build_one(i));
-    } else {
-        std::vector<std::future<ClKernel>> pending;
-        for (size_t i : todo)
-            pending.push_back(std::async(std::launch::async, build_one, i));
-        std::exception_ptr first_error;
-        for (auto& f : pending) {  // wait for all before rethrowing: they use `cl`
-            try {
-                compiled.push_back(f.get());
-            } catch (...) {
-                if (!first_error) first_error = std::current_exception();
-            }
-        }
-        if (first_error) std::rethrow_exception(first_error);
-    }
-    for (size_t t = 0; t < todo.size(); ++t) {
-        const size_t i = todo[t];
-        const KernelVariant& v = variants_[i];
-        const size_t need = local_bytes_ ? local_bytes_(v, options) : 0;
-        ClKernel k = std::move(compiled[t]);
-        const size_t group = v.local[0] * v.local[1];
-        const size_t local = std::max(kernel_static_local(k.get(), cl.device()), need);
-        if (group > kernel_max_group(k.get(), cl.device()) || local > avail_local) continue;
-        b.usable.push_back(i);
-        b.kernels.push_back(std::move(k));
-    }
-    if (b.usable.empty())
-        throw GpuError(fmt::format("{} ({}): no variant fits this device's work-group or "
-                                   "local memory limits",
-                                   kernel_, options),
-                       CL_OUT_OF_RESOURCES);
+        if (!local_bytes_ || local_bytes_(variants_[i], options) <= avail_local)
+            b.candidates.push_back(i);
+    if (b.candidates.empty()) throw no_fit(options);
+    b.kernels.resize(b.candidates.size());
+    b.unfit.assign(b.candidates.size(), 0);
     return built_.emplace(options, std::move(b)).first->second;
+}
+
+ClKernel TunedKernel::compile(ClContext& cl, const Built& b, size_t t) const {
+    const KernelVariant& v = variants_[b.candidates[t]];
+    return cl.kernel(file_, kernel_.c_str(),
+                     v.options.empty() ? b.options : fmt::format("{} {}", b.options, v.options));
+}
+
+bool TunedKernel::ensure(ClContext& cl, Built& b, size_t t) {
+    if (b.unfit[t]) return false;
+    if (b.kernels[t]) return true;
+    ClKernel k = compile(cl, b, t);
+    const KernelVariant& v = variants_[b.candidates[t]];
+    const size_t avail_local = cl.info().local_mem_bytes;
+    const size_t need = local_bytes_ ? local_bytes_(v, b.options) : 0;
+    const size_t local = std::max(kernel_static_local(k.get(), cl.device()), need);
+    if (v.local[0] * v.local[1] > kernel_max_group(k.get(), cl.device()) || local > avail_local) {
+        b.unfit[t] = 1;
+        return false;
+    }
+    b.kernels[t] = std::move(k);
+    return true;
+}
+
+void TunedKernel::compile_all(ClContext& cl, Built& b) {
+    // Side by side: a first start on a new device compiles every candidate before measuring
+    // (one after the other, that took ~10 s on the H100). Never under a CacheOnlyScope (the
+    // caller has checked): the scope is per thread and would not reach the helpers.
+    std::vector<size_t> todo;
+    for (size_t t = 0; t < b.candidates.size(); ++t)
+        if (!b.unfit[t] && !b.kernels[t]) todo.push_back(t);
+    std::vector<std::future<ClKernel>> pending;
+    for (size_t t : todo)
+        pending.push_back(std::async(std::launch::async, [&, t] { return compile(cl, b, t); }));
+    std::vector<ClKernel> compiled;
+    std::exception_ptr first_error;
+    for (auto& f : pending) {  // wait for all before rethrowing: they use `cl` and `b`
+        try {
+            compiled.push_back(f.get());
+        } catch (...) {
+            compiled.emplace_back();
+            if (!first_error) first_error = std::current_exception();
+        }
+    }
+    if (first_error) std::rethrow_exception(first_error);
+    // The programs are cached in `cl` now: ensure() takes them from there and checks the fit.
+    compiled.clear();
+    for (size_t t : todo)
+        (void)ensure(cl, b, t);
 }
 
 ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::string& options,
@@ -292,9 +319,13 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
         b.choice.clear();
         b.generation = gen;
     }
-    auto launch = [&](size_t u, std::span<const cl_event> after) {
-        const KernelVariant& v = variants_[b.usable[u]];
-        cl_kernel k = b.kernels[u].get();
+    auto launch = [&](size_t t, std::span<const cl_event> after) {
+        if (!ensure(cl, b, t))  // the tuner skips a candidate that reports this
+            throw GpuError(fmt::format("{}: {} does not fit this device", kernel_,
+                                       variants_[b.candidates[t]].label()),
+                           CL_INVALID_WORK_GROUP_SIZE);
+        const KernelVariant& v = variants_[b.candidates[t]];
+        cl_kernel k = b.kernels[t].get();
         set_args(k, v.local);
         return enqueue_2d(queue, k, (width + v.per_item[0] - 1) / v.per_item[0],
                           (height + v.per_item[1] - 1) / v.per_item[1], v.local, after);
@@ -302,22 +333,36 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
     const std::string size = fmt::format("{}x{}", width, height);
     auto c = b.choice.find(size);
     if (c == b.choice.end()) {
-        // Measuring blocks: a thread that must not wait (the render thread trying a chain
-        // change in a CacheOnlyScope) hands the change to the background instead, unless the
-        // tuner already knows the answer (choose() then measures nothing).
-        if (ClContext::cache_only() && !cl.tuner().knows(key_of(options, size), labels_of(b)))
-            throw ProgramNotCached(
-                fmt::format("{}: the variant for {} is not chosen yet", kernel_, size));
-        std::vector<std::string> labels;
-        for (size_t u : b.usable)
-            labels.push_back(variants_[u].label());
         const std::string key = key_of(options, size);
-        // Measurement runs wait for whatever the queue holds before them (in-order queue).
-        const size_t chosen =
-            cl.tuner().choose(key, labels, [&](size_t u) { return launch(u, wait); });
-        c = b.choice.emplace(size, chosen).first;
+        // Only what is needed is compiled: every candidate when the tuner is going to measure,
+        // else (a cached, fixed or forced choice) just the chosen one.
+        for (;;) {
+            std::vector<size_t> ts = live(b);
+            if (ts.empty()) throw no_fit(options);
+            std::vector<std::string> labels = labels_of(b, ts);
+            if (!cl.tuner().knows(key, labels)) {
+                // Measuring blocks: a thread that must not wait (the render thread trying a
+                // chain change in a CacheOnlyScope) hands the change to the background.
+                if (ClContext::cache_only())
+                    throw ProgramNotCached(
+                        fmt::format("{}: the variant for {} is not chosen yet", kernel_, size));
+                compile_all(cl, b);
+                ts = live(b);
+                if (ts.empty()) throw no_fit(options);
+                labels = labels_of(b, ts);
+            }
+            // Measurement runs wait for whatever the queue holds before them (in-order queue).
+            const size_t pick =
+                cl.tuner().choose(key, labels, [&](size_t i) { return launch(ts[i], wait); });
+            if (ensure(cl, b, ts[pick])) {
+                c = b.choice.emplace(size, ts[pick]).first;
+                break;
+            }
+            // A fixed, forced or cached choice that does not fit this device: ask again
+            // without it.
+        }
     }
-    last_ = &variants_[b.usable[c->second]];
+    last_ = &variants_[b.candidates[c->second]];
     return launch(c->second, wait);
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "compute/cl_handle.hpp"
+#include "core/error.hpp"
 
 namespace vfx {
 
@@ -120,8 +121,10 @@ public:
                     uint32_t width, uint32_t height, const SetArgs& set_args,
                     std::span<const cl_event> wait = {});
 
-    // Builds the candidates for `options` now (enqueue() does it on first use otherwise), so
-    // that a build failure comes before any other work of the caller.
+    // Builds the first candidate for `options` that fits the device now (enqueue() builds
+    // what it needs on first use otherwise: every candidate when it is going to measure, the
+    // chosen one when the choice is known), so that a build failure of the kernel's source
+    // comes before any other work of the caller.
     void prepare(ClContext& cl, const std::string& options);
 
     // The variant chosen for the last enqueue (for reports); null before the first.
@@ -131,11 +134,19 @@ private:
     struct Built;
     Built& built(ClContext& cl, const std::string& options);
     std::string key_of(const std::string& options, const std::string& size) const;
-    std::vector<std::string> labels_of(const Built& b) const;
+    // Compiles candidate t of `b` if it is not yet; false (and marked) if it does not fit.
+    bool ensure(ClContext& cl, Built& b, size_t t);
+    ClKernel compile(ClContext& cl, const Built& b, size_t t) const;
+    void compile_all(ClContext& cl, Built& b);
+    static std::vector<size_t> live(const Built& b);
+    std::vector<std::string> labels_of(const Built& b, std::span<const size_t> ts) const;
+    GpuError no_fit(const std::string& options) const;
     struct Built {
-        std::vector<size_t> usable;  // indices into variants_ that fit the device
-        std::vector<ClKernel> kernels;
-        std::map<std::string, size_t> choice;  // "WxH" -> index into usable
+        std::string options;                   // the common build options
+        std::vector<size_t> candidates;        // indices into variants_ within the local memory
+        std::vector<ClKernel> kernels;         // per candidate; empty until compiled
+        std::vector<char> unfit;               // per candidate: compiled, does not fit the device
+        std::map<std::string, size_t> choice;  // "WxH" -> index into candidates
         uint64_t generation = 0;               // the tuner's, when `choice` was filled
     };
     std::string file_, kernel_;
