@@ -14,6 +14,22 @@
 // uint4 / uint8 access, single pixels as one uint / uint2 word, channels by shifts and masks,
 // the result packed back with the input's alpha); integer sums, so the same frame.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
+// -DSHARPEN=1 (with QW; the `sharpen` filter): out = in + amount (in - s (1/n)) per channel from
+// the same exact window sum s (sharpen's formula, in float, rounded to nearest even and
+// saturated, alpha passed through); one more argument, float amount.
+#ifndef SHARPEN
+#define SHARPEN 0
+#endif
+#if SHARPEN && !QW
+#error "box.cl: SHARPEN needs QW"
+#endif
+#if SHARPEN
+#define BX_AMOUNT_PARAM , float amount
+#define BX_OUT(v, a) bx_sharpen((v), (a), amount)
+#else
+#define BX_AMOUNT_PARAM
+#define BX_OUT(v, a) bx_out((v), (a))
+#endif
 #ifndef RADIUS
 #define RADIUS 1
 #endif
@@ -43,6 +59,14 @@ inline pixw_t bx_out(uint4 v, pixw_t a) {
     uint4 m = (2u * v + BX_N) / (2u * BX_N);
     m.w = pixw_channels(a).w;
     return pixw_pack(m);
+}
+// sharpen: input word a plus amount times its difference from the window mean (the sum is an
+// integer below 2^24: exact in float). The mean is the sum times 1/n, a constant the compiler
+// rounds once: a multiplication is correctly rounded everywhere, where a float division may be
+// approximate (NVIDIA's is, within 2 ulp), so every device computes the same pixels.
+inline pixw_t bx_sharpen(uint4 v, pixw_t a, float amount) {
+    const float4 p = pixw_to_float(a);
+    return float_to_pixw(p + amount * (p - convert_float4(v) * (1.0f / (float)BX_N)), a);
 }
 #else
 typedef quad_t bx_quad_t;
@@ -91,7 +115,7 @@ inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int widt
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
-    int height) {
+    int height BX_AMOUNT_PARAM) {
     __local bx_quad_t in_t[BL_ROWS * BL_TQ];
     __local uint4 h_t[BL_ROWS * BL_TW];
     const int lx = (int)get_local_id(0);
@@ -135,8 +159,8 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         // This row's staged quad at xa (tile row t0 + i + R, quad lx + BL_H) holds the alpha.
         const quadw_t in = in_t[(t0 + i + RADIUS) * BL_TQ + lx + BL_H];
         store_quadw(dst, dst_pitch, xa, y, width,
-                    (quadw_t)(bx_out(v[0], QW_PIX(in, 0)), bx_out(v[1], QW_PIX(in, 1)),
-                              bx_out(v[2], QW_PIX(in, 2)), bx_out(v[3], QW_PIX(in, 3))));
+                    (quadw_t)(BX_OUT(v[0], QW_PIX(in, 0)), BX_OUT(v[1], QW_PIX(in, 1)),
+                              BX_OUT(v[2], QW_PIX(in, 2)), BX_OUT(v[3], QW_PIX(in, 3))));
 #else
         const quad_t in = load_quad(src, src_pitch, xa, y, width);
         pix_t o[4];
@@ -160,7 +184,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
 }
 #else
 __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
-                        int dst_pitch, int width, int height) {
+                        int dst_pitch, int width, int height BX_AMOUNT_PARAM) {
     const int xa = (int)get_global_id(0) * 4;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
@@ -177,8 +201,8 @@ __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar
 #if QW
         const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
         store_quadw(dst, dst_pitch, xa, y, width,
-                    (quadw_t)(bx_out(v[0], QW_PIX(in, 0)), bx_out(v[1], QW_PIX(in, 1)),
-                              bx_out(v[2], QW_PIX(in, 2)), bx_out(v[3], QW_PIX(in, 3))));
+                    (quadw_t)(BX_OUT(v[0], QW_PIX(in, 0)), BX_OUT(v[1], QW_PIX(in, 1)),
+                              BX_OUT(v[2], QW_PIX(in, 2)), BX_OUT(v[3], QW_PIX(in, 3))));
 #else
         const quad_t in = load_quad(src, src_pitch, xa, y, width);
         pix_t o[4];

@@ -373,7 +373,7 @@ TEST_F(ColorFilters, SobelSizesAndBorders) {
 TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
     ClContext& cl = *test_cl();
     SameAsFirst same;
-    for (const KernelVariant& v : stencil::sharpen_variants()) {
+    for (const KernelVariant& v : stencil::sharpen_box_variants()) {
         cl.tuner().force(v.label());
         SCOPED_TRACE(v.label());
         uint32_t seed = 550;

@@ -1,4 +1,4 @@
-// The convolution family: box, sharpen, sobel (kernels/box.cl, sharpen.cl, sobel.cl). Every
+// The convolution family: box, sharpen, sobel (kernels/box.cl, box.cl -DSHARPEN=1, sobel.cl). Every
 // stencil clamps to the edge; R, G, B are filtered, alpha copied.
 #include <fmt/format.h>
 
@@ -49,25 +49,12 @@ std::vector<KernelVariant> box_variants() {
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}}};
 }
 
-std::vector<KernelVariant> sharpen_variants() {
-    return {{"-DPY=4", {32, 4}, {4, 4}},
-            {"-DPY=2", {64, 4}, {4, 2}},
-            {"-DPY=8", {32, 4}, {4, 8}},
-            {"-DPY=4", {64, 2}, {4, 4}},
-            {"-DPY=4", {16, 16}, {4, 4}},
-            // Local memory (the kernel's LM path): horizontal sums once per tile row.
-            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2", {16, 8}, {4, 2}},
-            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
-            {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
-            {"-DLM=1 -DLX=16 -DLY=4 -DPY=4", {16, 4}, {4, 4}},
-            // The best two (H100, 4K) with quads as words (common.h's QW), and the first
-            // (the no-local-memory path's QW version).
-            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=1", {16, 8}, {4, 2}},
-            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}},
-            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=1", {8, 16}, {4, 2}},
-            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
-            {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
-            {"-DPY=4 -DQW=2", {32, 4}, {4, 4}}};
+// sharpen through box.cl (-DSHARPEN=1): its exact integer window sums, quads as words.
+std::vector<KernelVariant> sharpen_box_variants() {
+    std::vector<KernelVariant> out;
+    for (const KernelVariant& v : box_variants())
+        if (v.options.find("-DQW=") != std::string::npos) out.push_back(v);
+    return out;
 }
 
 std::vector<KernelVariant> sobel_variants() {
@@ -118,7 +105,7 @@ private:
     TunedKernel kernel_;
 };
 
-// sharpen.cl / sobel.cl: one launch over 4 x PY blocks, tuned; `options` are the filter's
+// sharpen (box.cl) / sobel.cl: one launch over 4 x PY blocks, tuned; `options` are the filter's
 // own build options (e.g. "-DRADIUS=1"), `amount` is set after the frame arguments when
 // `has_amount`.
 class BlockStencil final : public GpuFilter {
@@ -180,12 +167,14 @@ std::vector<FilterInfo> convolution_filters() {
         f.params.push_back(amount);
         f.factory = [](ClContext&, const FilterInstance& inst) -> std::unique_ptr<GpuFilter> {
             const int r = static_cast<int>(inst.get_int("radius"));
+            // box.cl's exact integer window sums with sharpen's output (-DSHARPEN=1).
             return std::make_unique<BlockStencil>(
-                "sharpen.cl", "sharpen_apply", fmt::format("-DRADIUS={}", r),
-                stencil::sharpen_variants(), true, static_cast<cl_float>(inst.get_float("amount")),
+                "box.cl", "box_strip", fmt::format("-DRADIUS={} -DSHARPEN=1", r),
+                stencil::sharpen_box_variants(), true,
+                static_cast<cl_float>(inst.get_float("amount")),
                 [r](const KernelVariant& v, const std::string& options) {
-                    // 1 quad each side; one float4 per tile pixel.
-                    return stencil::tile_local_bytes(v, options, 1, r, sizeof(cl_float4));
+                    // BL_H quads each side; one uint4 per tile pixel.
+                    return stencil::tile_local_bytes(v, options, (r + 3) / 4, r, sizeof(cl_uint4));
                 });
         };
         out.push_back(std::move(f));
