@@ -100,6 +100,51 @@ inline void gs_h_quad(__global const uchar* src, int src_pitch, int width, int x
 
 inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
 
+// -DQX=2|4 (with QW): the horizontal pass in tasks of QX adjacent quads of a row, shared out
+// over the group's work-items. A task loads its QX + 2 GS_HALF quads and takes each one's pixels
+// out once (a one-quad pass takes every quad out GS_NQ times: at radius 6 that was a quarter
+// of the kernel's instructions). Same arithmetic per pixel, so the same frame.
+#ifndef QX
+#define QX 1
+#endif
+#if QX > 1
+#if !QW || LX % QX
+#error "gaussian: QX needs QW and LX a multiple of QX"
+#endif
+#define GQ_NQ (QX + 2 * GS_HALF)  // quads a task loads
+#define GQ_TASKS (LX / QX)        // tasks per row
+// Horizontal pass of quads g QX .. g QX + QX - 1 of the strip (pixel columns from sx) on row y
+// (inside the frame) into ring row `row`.
+inline void gs_h_group(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
+                       __constant float* wt, __local float4* hr, __local float4* hg,
+                       __local float4* hb, int row) {
+    const int xa = sx + 4 * QX * g;
+    float4 p[4 * GQ_NQ];
+#pragma unroll
+    for (int q = 0; q < GQ_NQ; ++q) {
+        const quadw_t v = load_quadw(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
+#pragma unroll
+        for (int c = 0; c < 4; ++c) p[4 * q + c] = pixw_to_float(QW_PIX(v, c));
+    }
+#pragma unroll
+    for (int j = 0; j < QX; ++j) {
+        float4 h[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int m = GS_OFF + RADIUS + 4 * j + c;
+            float4 s = p[m] * wt[RADIUS];
+#pragma unroll
+            for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
+            h[c] = s;
+        }
+        const int e = row * LX + QX * g + j;
+        hr[e] = (float4)(h[0].x, h[1].x, h[2].x, h[3].x);
+        hg[e] = (float4)(h[0].y, h[1].y, h[2].y, h[3].y);
+        hb[e] = (float4)(h[0].z, h[1].z, h[2].z, h[3].z);
+    }
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height, __constant float* wt, float amount) {
@@ -114,15 +159,34 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 
     // Ring row u holds input row sy - r + u (u taken mod GR_RING). Prefill the 2r rows above
     // the first chunk's new rows.
+#if QX > 1
+    const int lid = ly * LX + lx;
+    const int sx = (int)get_group_id(0) * (4 * LX);
+    for (int t = lid; t < 2 * RADIUS * GQ_TASKS; t += LX * LY) {
+        const int u = t / GQ_TASKS;
+        gs_h_group(src, src_pitch, width, sx, t - u * GQ_TASKS, clamp_y(sy - RADIUS + u, height),
+                   wt, hr, hg, hb, u);
+    }
+#else
     for (int u = ly; u < 2 * RADIUS; u += LY)
         gs_h_quad(src, src_pitch, width, xa, clamp_y(sy - RADIUS + u, height), wt, hr, hg, hb,
                   u * LX + lx);
+#endif
 
     int w0 = 2 * RADIUS;  // ring row of this chunk's first new input row
     int v0 = 0;           // ring row of this chunk's first output row's first input row
     for (int ch = 0; ch < NCH; ++ch) {
         const int cy = sy + ch * GR_CH;  // the chunk's first output row
         if (cy >= height) break;          // uniform over the group
+#if QX > 1
+        for (int t = lid; t < GR_CH * GQ_TASKS; t += LX * LY) {
+            const int u = t / GQ_TASKS;
+            int row = w0 + u;
+            if (row >= GR_RING) row -= GR_RING;
+            gs_h_group(src, src_pitch, width, sx, t - u * GQ_TASKS,
+                       clamp_y(cy + RADIUS + u, height), wt, hr, hg, hb, row);
+        }
+#else
 #pragma unroll
         for (int i = 0; i < PY; ++i) {
             const int t = ly * PY + i;
@@ -131,6 +195,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             gs_h_quad(src, src_pitch, width, xa, clamp_y(cy + RADIUS + t, height), wt, hr, hg,
                       hb, row * LX + lx);
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 
         float4 ar[PY], ag[PY], ab[PY];  // 4 columns of R, G, B per output row
