@@ -170,8 +170,8 @@ TEST(TunedKernel, NeverMeasuresInACacheOnlyScope) {
                                        static_cast<cl_int>(h));
                           });
     };
-    tk.prepare(cl, "-DWORK16=0 -DSRC16=0");  // the programs are built: only the choice is left
-    cl.tuner().set_mode(TuneMode::retune);   // nothing chosen this run
+    tk.prepare(cl, "-DWORK16=0 -DSRC16=0", w, h);  // built: only the choice is left
+    cl.tuner().set_mode(TuneMode::retune);         // nothing chosen this run
     {
         ClContext::CacheOnlyScope only;
         EXPECT_THROW(run(), ProgramNotCached);

@@ -134,17 +134,16 @@ std::optional<DirectSpan> direct_span(const HostFrame& f, const std::vector<Plan
     return DirectSpan{first, end - first};
 }
 
-// Waits for an enqueued upload when enqueue() unwinds before the PendingFrame that holds the
-// frame was handed out: the block must not go back to the decoder while the DMA reads it.
-struct WaitOnUnwind {
-    cl_event event = nullptr;
-    WaitOnUnwind() = default;
-    WaitOnUnwind(const WaitOnUnwind&) = delete;
-    WaitOnUnwind& operator=(const WaitOnUnwind&) = delete;
-    ~WaitOnUnwind() {
-        if (event) clWaitForEvents(1, &event);
-    }
-};
+}  // namespace
+
+PendingFrame::HostHold::~HostHold() {
+    if (!until) return;
+    cl_event e = until.get();
+    if (clWaitForEvents(1, &e) != CL_SUCCESS)  // a failed command reads nothing any more
+        spdlog::warn("waiting for a frame's upload before releasing its memory failed");
+}
+
+namespace {
 
 struct ConvertCoefficients {
     cl_float yoff = 0, yscale = 1, coff = 0, cscale = 1, rv = 0, gu = 0, gv = 0, bu = 0;
@@ -330,8 +329,8 @@ void FrameProcessor::ensure_staging(size_t bytes) {
     VFX_CL(clFlush(aux_.get()));
 }
 
-TunedKernel& FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work,
-                                            std::string& options) {
+TunedKernel& FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work, uint32_t width,
+                                            uint32_t height, std::string& options) {
     options = fmt::format("-DWORK16={} -DLAYOUT={} -DSRC16={} -DCW={} -DCH={}",
                           work == WorkFormat::rgba16 ? 1 : 0, static_cast<int>(f.layout),
                           f.bytes == 2 ? 1 : 0, f.chroma_w_log2, f.chroma_h_log2);
@@ -345,7 +344,7 @@ TunedKernel& FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat wo
                                                                      {"-DPX=4", {64, 4}, {4, 1}},
                                                                      {"-DPX=2", {128, 2}, {2, 1}}});
     }
-    k->prepare(cl_, options);
+    k->prepare(cl_, options, width, height);
     return *k;
 }
 
@@ -468,7 +467,8 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     cl_kernel conv = mosaic_source ? mono_kernel("gray_to_mono", mono_options, local) : nullptr;
     std::string conv_options;
     TunedKernel* conv_tuned =
-        mosaic_source ? nullptr : &convert_kernel(frame.format, g.format, conv_options);
+        mosaic_source ? nullptr
+                      : &convert_kernel(frame.format, g.format, g.width, g.height, conv_options);
     cl_kernel display =
         display_pass ? mono_kernel("mono_to_rgba", mono_options, display_local) : nullptr;
     if (n > 0 && !(scratch_geometry_ == g)) {
@@ -492,7 +492,6 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     cl_int pitch[3] = {};
     cl_mem src = nullptr;
     ClEvent upload;
-    WaitOnUnwind upload_guard;
     Staging* staged = nullptr;  // the copy path's staging buffer
     const std::optional<DirectSpan> direct = direct_span(frame, planes, cl_.context());
     if (direct) {
@@ -509,12 +508,13 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         }
         // The frame (and so its block) stays with the PendingFrame: the block must not go back
         // to the decoder before the DMA that reads it completed.
-        out.hold_.push_back(frame.av);
-        out.hold_.push_back(frame.block);
+        out.hold_ = std::make_unique<PendingFrame::HostHold>();
+        out.hold_->memory.push_back(frame.av);
+        out.hold_->memory.push_back(frame.block);
         out.keep_.push_back(device_src_);
         VFX_CL(clEnqueueWriteBuffer(q, device_src_.get(), CL_FALSE, 0, direct->bytes,
                                     frame.block->data() + direct->first, 0, nullptr, upload.out()));
-        upload_guard.event = upload.get();
+        out.hold_->until = upload;
         src = device_src_.get();
         for (size_t i = 0; i < planes.size(); ++i) {
             off[i] = static_cast<cl_uint>(frame.block_offset[i] - direct->first);
@@ -655,7 +655,6 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
 
     VFX_CL(clFlush(q));
     if (staged_unified) VFX_CL(clFlush(aux_.get()));
-    upload_guard.event = nullptr;  // handed over: the PendingFrame holds the frame from here
     return out;
 }
 

@@ -130,7 +130,19 @@ private:
     std::vector<Stage> stages_;
     ClEvent done_;
     std::vector<ClMem> keep_;
-    std::vector<std::shared_ptr<const void>> hold_;  // host memory commands read (the frame)
+    // Host memory a command reads (a direct-decoded frame and its block), released only after
+    // that command completed: the destructor waits for it, so even a PendingFrame dropped while
+    // in flight (an exception between enqueue and hand-over) never returns the block to the
+    // decoder under the DMA.
+    struct HostHold {
+        ClEvent until;
+        std::vector<std::shared_ptr<const void>> memory;
+        HostHold() = default;
+        HostHold(const HostHold&) = delete;
+        HostHold& operator=(const HostHold&) = delete;
+        ~HostHold();
+    };
+    std::unique_ptr<HostHold> hold_;
     std::shared_ptr<Pinned> histogram_;
     std::shared_ptr<Pinned> before_, after_;  // ViewOptions::histograms
 };
@@ -247,7 +259,8 @@ private:
     void release_staging(Staging& s);
     // The conversion for a source shape (built and prepared; `options` receives its common
     // build options).
-    TunedKernel& convert_kernel(const SourceFormat& f, WorkFormat work, std::string& options);
+    TunedKernel& convert_kernel(const SourceFormat& f, WorkFormat work, uint32_t width,
+                                uint32_t height, std::string& options);
 
     ClContext& cl_;
     Chain chain_;

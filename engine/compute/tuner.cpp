@@ -8,7 +8,9 @@
 #include <exception>
 #include <fstream>
 #include <future>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "compute/cl_args.hpp"
 #include "compute/cl_context.hpp"
@@ -70,11 +72,6 @@ void Tuner::set_mode(TuneMode m) {
     mode_ = m;
     chosen_.clear();
     ++generation_;
-}
-
-uint64_t Tuner::generation() const {
-    std::lock_guard lock(mutex_);
-    return generation_;
 }
 
 void Tuner::force(std::string label) {
@@ -233,11 +230,50 @@ std::vector<std::string> TunedKernel::labels_of(const Built& b, std::span<const 
     return labels;
 }
 
-void TunedKernel::prepare(ClContext& cl, const std::string& options) {
+void TunedKernel::prepare(ClContext& cl, const std::string& options, uint32_t width,
+                          uint32_t height) {
     Built& b = built(cl, options);
-    for (size_t t = 0; t < b.candidates.size(); ++t)
-        if (ensure(cl, b, t)) return;
-    throw no_fit(options);
+    sync_generation(cl, b);
+    const std::string size = fmt::format("{}x{}", width, height);
+    if (b.choice.count(size)) return;
+    if (const std::optional<size_t> t = resolve(cl, b, size, nullptr)) b.choice.emplace(size, *t);
+}
+
+void TunedKernel::sync_generation(ClContext& cl, Built& b) {
+    if (const uint64_t gen = cl.tuner().generation(); gen != b.generation) {
+        b.choice.clear();
+        b.generation = gen;
+    }
+}
+
+std::optional<size_t> TunedKernel::resolve(ClContext& cl, Built& b, const std::string& size,
+                                           const std::function<ClEvent(size_t)>* run) {
+    const std::string key = key_of(b.options, size);
+    for (;;) {
+        std::vector<size_t> ts = live(b);
+        if (ts.empty()) throw no_fit(b.options);
+        std::vector<std::string> labels = labels_of(b, ts);
+        if (!cl.tuner().knows(key, labels)) {
+            // Measuring blocks: a thread that must not wait (the render thread trying a chain
+            // change in a CacheOnlyScope) hands the change to the background.
+            if (ClContext::cache_only())
+                throw ProgramNotCached(
+                    fmt::format("{}: the variant for {} is not chosen yet", kernel_, size));
+            compile_all(cl, b);
+            if (!run) return std::nullopt;  // prepare(): the measuring is enqueue()'s
+            ts = live(b);
+            if (ts.empty()) throw no_fit(b.options);
+            labels = labels_of(b, ts);
+        }
+        // Measurement runs wait for whatever the queue holds before them (in-order queue).
+        const size_t pick = cl.tuner().choose(key, labels, [&](size_t i) -> ClEvent {
+            if (!run)  // only if the mode changed since knows(): the next enqueue measures
+                throw GpuError(fmt::format("{}: not measured yet", kernel_), CL_INVALID_OPERATION);
+            return (*run)(ts[i]);
+        });
+        if (ensure(cl, b, ts[pick])) return ts[pick];
+        // A fixed, forced or cached choice that does not fit this device: ask again without it.
+    }
 }
 
 GpuError TunedKernel::no_fit(const std::string& options) const {
@@ -285,29 +321,37 @@ bool TunedKernel::ensure(ClContext& cl, Built& b, size_t t) {
 }
 
 void TunedKernel::compile_all(ClContext& cl, Built& b) {
-    // Side by side: a first start on a new device compiles every candidate before measuring
-    // (one after the other, that took ~10 s on the H100). Never under a CacheOnlyScope (the
-    // caller has checked): the scope is per thread and would not reach the helpers.
+    // Side by side: a first start on a new device compiles every candidate before measuring.
+    // Never under a CacheOnlyScope (the caller has checked): the scope is per thread and would
+    // not reach the helpers. Candidates that differ only in work-group shape share a program,
+    // so each distinct program is compiled once, by at most as many threads as cores.
     std::vector<size_t> todo;
-    for (size_t t = 0; t < b.candidates.size(); ++t)
-        if (!b.unfit[t] && !b.kernels[t]) todo.push_back(t);
-    std::vector<std::future<ClKernel>> pending;
-    for (size_t t : todo)
-        pending.push_back(std::async(std::launch::async, [&, t] { return compile(cl, b, t); }));
-    std::vector<ClKernel> compiled;
-    std::exception_ptr first_error;
-    for (auto& f : pending) {  // wait for all before rethrowing: they use `cl` and `b`
-        try {
-            compiled.push_back(f.get());
-        } catch (...) {
-            compiled.emplace_back();
-            if (!first_error) first_error = std::current_exception();
-        }
+    std::map<std::string, size_t> programs;  // build options -> the first candidate needing it
+    for (size_t t = 0; t < b.candidates.size(); ++t) {
+        if (b.unfit[t] || b.kernels[t]) continue;
+        todo.push_back(t);
+        programs.emplace(variants_[b.candidates[t]].options, t);
     }
-    if (first_error) std::rethrow_exception(first_error);
-    // The programs are cached in `cl` now: ensure() takes them from there and checks the fit.
-    compiled.clear();
-    for (size_t t : todo)
+    std::vector<size_t> first;
+    for (const auto& [opts, t] : programs)
+        first.push_back(t);
+    const size_t width = std::max<size_t>(1, std::thread::hardware_concurrency());
+    std::exception_ptr first_error;
+    for (size_t at = 0; at < first.size(); at += width) {
+        std::vector<std::future<ClKernel>> pending;
+        for (size_t i = at; i < std::min(first.size(), at + width); ++i)
+            pending.push_back(
+                std::async(std::launch::async, [&, t = first[i]] { return compile(cl, b, t); }));
+        for (auto& f : pending) {  // wait for all before rethrowing: they use `cl` and `b`
+            try {
+                (void)f.get();  // the program is cached in `cl` now
+            } catch (...) {
+                if (!first_error) first_error = std::current_exception();
+            }
+        }
+        if (first_error) std::rethrow_exception(first_error);
+    }
+    for (size_t t : todo)  // from the cache: the kernel objects and their fit
         (void)ensure(cl, b, t);
 }
 
@@ -315,10 +359,7 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
                              uint32_t width, uint32_t height, const SetArgs& set_args,
                              std::span<const cl_event> wait) {
     Built& b = built(cl, options);
-    if (const uint64_t gen = cl.tuner().generation(); gen != b.generation) {
-        b.choice.clear();
-        b.generation = gen;
-    }
+    sync_generation(cl, b);
     auto launch = [&](size_t t, std::span<const cl_event> after) {
         if (!ensure(cl, b, t))  // the tuner skips a candidate that reports this
             throw GpuError(fmt::format("{}: {} does not fit this device", kernel_,
@@ -333,34 +374,10 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
     const std::string size = fmt::format("{}x{}", width, height);
     auto c = b.choice.find(size);
     if (c == b.choice.end()) {
-        const std::string key = key_of(options, size);
         // Only what is needed is compiled: every candidate when the tuner is going to measure,
         // else (a cached, fixed or forced choice) just the chosen one.
-        for (;;) {
-            std::vector<size_t> ts = live(b);
-            if (ts.empty()) throw no_fit(options);
-            std::vector<std::string> labels = labels_of(b, ts);
-            if (!cl.tuner().knows(key, labels)) {
-                // Measuring blocks: a thread that must not wait (the render thread trying a
-                // chain change in a CacheOnlyScope) hands the change to the background.
-                if (ClContext::cache_only())
-                    throw ProgramNotCached(
-                        fmt::format("{}: the variant for {} is not chosen yet", kernel_, size));
-                compile_all(cl, b);
-                ts = live(b);
-                if (ts.empty()) throw no_fit(options);
-                labels = labels_of(b, ts);
-            }
-            // Measurement runs wait for whatever the queue holds before them (in-order queue).
-            const size_t pick =
-                cl.tuner().choose(key, labels, [&](size_t i) { return launch(ts[i], wait); });
-            if (ensure(cl, b, ts[pick])) {
-                c = b.choice.emplace(size, ts[pick]).first;
-                break;
-            }
-            // A fixed, forced or cached choice that does not fit this device: ask again
-            // without it.
-        }
+        const std::function<ClEvent(size_t)> run = [&](size_t t) { return launch(t, wait); };
+        c = b.choice.emplace(size, *resolve(cl, b, size, &run)).first;
     }
     last_ = &variants_[b.candidates[c->second]];
     return launch(c->second, wait);

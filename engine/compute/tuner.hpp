@@ -13,11 +13,13 @@
 // Every candidate of a kernel must compute exactly the same result (tests run each one: see
 // Tuner::force), so the choice only ever changes speed.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,7 +66,8 @@ public:
     bool knows(const std::string& key, std::span<const std::string> labels) const;
 
     // Changes whenever set_mode() or force() does: holders of earlier choices ask again.
-    uint64_t generation() const;
+    // Lock-free.
+    uint64_t generation() const { return generation_.load(); }
 
     // What was chosen this run, key -> label (for `vfx bench` and reports).
     std::map<std::string, std::string> choices() const;
@@ -81,7 +84,9 @@ private:
     std::filesystem::path file_;
     TuneMode mode_ = TuneMode::cached;
     std::string forced_;
-    uint64_t generation_ = 0;
+    // Read without the lock: every enqueue asks, and choose() holds the lock while it measures
+    // (a background chain build must not stall the render thread's enqueues).
+    std::atomic<uint64_t> generation_{0};
     mutable std::mutex mutex_;
     std::map<std::string, std::string> cache_;   // from disk and measured
     std::map<std::string, std::string> chosen_;  // this run
@@ -121,11 +126,10 @@ public:
                     uint32_t width, uint32_t height, const SetArgs& set_args,
                     std::span<const cl_event> wait = {});
 
-    // Builds the first candidate for `options` that fits the device now (enqueue() builds
-    // what it needs on first use otherwise: every candidate when it is going to measure, the
-    // chosen one when the choice is known), so that a build failure of the kernel's source
-    // comes before any other work of the caller.
-    void prepare(ClContext& cl, const std::string& options);
+    // Builds now what enqueue() will need for a width x height frame (the known choice, or
+    // every candidate when the tuner is going to measure), so that a build failure comes before
+    // any other work of the caller. Measures nothing.
+    void prepare(ClContext& cl, const std::string& options, uint32_t width, uint32_t height);
 
     // The variant chosen for the last enqueue (for reports); null before the first.
     const KernelVariant* last_choice() const { return last_; }
@@ -141,6 +145,11 @@ private:
     static std::vector<size_t> live(const Built& b);
     std::vector<std::string> labels_of(const Built& b, std::span<const size_t> ts) const;
     GpuError no_fit(const std::string& options) const;
+    static void sync_generation(ClContext& cl, Built& b);
+    // The candidate for `size`: a known choice (only it is compiled), else every candidate
+    // compiled and measured with `run`; with no `run` (prepare) nullopt in that case.
+    std::optional<size_t> resolve(ClContext& cl, Built& b, const std::string& size,
+                                  const std::function<ClEvent(size_t)>* run);
     struct Built {
         std::string options;                   // the common build options
         std::vector<size_t> candidates;        // indices into variants_ within the local memory
