@@ -94,8 +94,13 @@ std::shared_ptr<FrameBlock> PinnedFramePool::allocate(size_t bytes) {
                 ++stats_.reused;
                 ++stats_.blocks_in_use;
             } else {
-                if (stats_.bytes + want > max_bytes_) {
-                    // Every free block is too small for this request: make room with them.
+                size_t free_bytes = 0;
+                for (const auto& b : free_)
+                    free_bytes += b->size();
+                // Every free block is too small for this request: make room with them, but only
+                // when that is enough (else they stay, for the frames they do fit).
+                if (stats_.bytes + want > max_bytes_ &&
+                    stats_.bytes - free_bytes + want <= max_bytes_) {
                     for (auto& b : free_) {
                         stats_.bytes -= b->size();
                         --stats_.blocks;
