@@ -25,9 +25,11 @@
 #endif
 #if SHARPEN
 #define BX_AMOUNT_PARAM , float amount
+#define BX_AMOUNT_ARG , amount
 #define BX_OUT(v, a) bx_sharpen((v), (a), amount)
 #else
 #define BX_AMOUNT_PARAM
+#define BX_AMOUNT_ARG
 #define BX_OUT(v, a) bx_out((v), (a))
 #endif
 #ifndef RADIUS
@@ -99,6 +101,24 @@ inline void bx_row(__global const uchar* src, int pitch, int xa, int y, int widt
     }
 }
 
+// Row y's output quad at xa from its four window sums v, alpha from the input quad `in`.
+inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, const uint4* v,
+                     bx_quad_t in BX_AMOUNT_PARAM) {
+#if QW
+    store_quadw(dst, pitch, xa, y, width,
+                (quadw_t)(BX_OUT(v[0], QW_PIX(in, 0)), BX_OUT(v[1], QW_PIX(in, 1)),
+                          BX_OUT(v[2], QW_PIX(in, 2)), BX_OUT(v[3], QW_PIX(in, 3))));
+#else
+    pix_t o[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        o[c] = convert_pix_sat_rte(convert_float4((2u * v[c] + BX_N) / (2u * BX_N)));
+        o[c].w = QUAD_PIX(in, c).w;
+    }
+    store_quad(dst, pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+#endif
+}
+
 #if defined(LM) && LM
 // Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the
 // group's tile is 4 LX columns x LY PY rows; its input rows (+ R above and below, clamped) and
@@ -157,22 +177,11 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         if (y >= height) break;
 #if QW
         // This row's staged quad at xa (tile row t0 + i + R, quad lx + BL_H) holds the alpha.
-        const quadw_t in = in_t[(t0 + i + RADIUS) * BL_TQ + lx + BL_H];
-        store_quadw(dst, dst_pitch, xa, y, width,
-                    (quadw_t)(BX_OUT(v[0], QW_PIX(in, 0)), BX_OUT(v[1], QW_PIX(in, 1)),
-                              BX_OUT(v[2], QW_PIX(in, 2)), BX_OUT(v[3], QW_PIX(in, 3))));
+        bx_store(dst, dst_pitch, xa, y, width, v,
+                 in_t[(t0 + i + RADIUS) * BL_TQ + lx + BL_H] BX_AMOUNT_ARG);
 #else
-        const quad_t in = load_quad(src, src_pitch, xa, y, width);
-        pix_t o[4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            o[c] = convert_pix_sat_rte(convert_float4((2u * v[c] + BX_N) / (2u * BX_N)));
-        }
-        o[0].w = in.lo.lo.w;
-        o[1].w = in.lo.hi.w;
-        o[2].w = in.hi.lo.w;
-        o[3].w = in.hi.hi.w;
-        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+        bx_store(dst, dst_pitch, xa, y, width, v,
+                 load_quad(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
 #endif
         if (i + 1 < PY) {
 #pragma unroll
@@ -198,24 +207,8 @@ __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar
     for (int i = 0; i < PY; ++i) {
         const int y = y0 + i;
         if (y >= height) break;
-#if QW
-        const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
-        store_quadw(dst, dst_pitch, xa, y, width,
-                    (quadw_t)(BX_OUT(v[0], QW_PIX(in, 0)), BX_OUT(v[1], QW_PIX(in, 1)),
-                              BX_OUT(v[2], QW_PIX(in, 2)), BX_OUT(v[3], QW_PIX(in, 3))));
-#else
-        const quad_t in = load_quad(src, src_pitch, xa, y, width);
-        pix_t o[4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            o[c] = convert_pix_sat_rte(convert_float4((2u * v[c] + BX_N) / (2u * BX_N)));
-        }
-        o[0].w = in.lo.lo.w;
-        o[1].w = in.lo.hi.w;
-        o[2].w = in.hi.lo.w;
-        o[3].w = in.hi.hi.w;
-        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
-#endif
+        bx_store(dst, dst_pitch, xa, y, width, v,
+                 bx_load_quad(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
         if (i + 1 < PY) {
             bx_row(src, src_pitch, xa, clamp_y(y + RADIUS + 1, height), width, h);
 #pragma unroll

@@ -47,14 +47,76 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_NQ (2 * GS_HALF + 1)      // quads per input row
 #define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
 
+// The 4 pixels of the quad at xa of row y (clamped) as floats, into p[0..3] (-DQW: as words).
+inline void gs_load_quad(__global const uchar* src, int pitch, int xa, int y, int width,
+                         float4* p) {
+#if QW
+    const quadw_t v = load_quadw(src, pitch, xa, y, width);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) p[c] = pixw_to_float(QW_PIX(v, c));
+#else
+    const quad_t v = load_quad(src, pitch, xa, y, width);
+#pragma unroll
+    for (int c = 0; c < 4; ++c) p[c] = convert_float4(QUAD_PIX(v, c));
+#endif
+}
+
+// The horizontal pass at pixel m of a row's pixels p (symmetric taps: the two pixels at
+// distance k are added, then multiplied once).
+inline float4 gs_h_at(const float4* p, int m, __constant float* wt) {
+    float4 s = p[m] * wt[RADIUS];
+#pragma unroll
+    for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
+    return s;
+}
+
+// Writes the quad at xa of row y from its 4 filtered pixels acc (R, G, B; alpha and, for
+// UNSHARP, the input from the source quad), rounded to nearest even and saturated.
+inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
+                     int xa, int y, int width, const float4* acc, float amount) {
+#if QW
+    const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
+    pixw_t o[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const pixw_t pin = QW_PIX(in, c);
+#if UNSHARP
+        const float4 v = pixw_to_float(pin);
+        o[c] = float_to_pixw(v + amount * (v - acc[c]), pin);
+#else
+        o[c] = float_to_pixw(acc[c], pin);
+#endif
+    }
+    store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
+#else
+    const quad_t in = load_quad(src, src_pitch, xa, y, width);
+    pix_t o[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const pix_t pin = QUAD_PIX(in, c);
+#if UNSHARP
+        const float4 v = pix_to_float(pin);
+        o[c] = float_to_pix(v + amount * (v - acc[c]));
+#else
+        o[c] = float_to_pix(acc[c]);
+#endif
+        o[c].w = pin.w;
+    }
+    store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+#endif
+}
+
 #if defined(LM) && LM == 2
-// Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=..; work-group LX x LY,
-// per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY PY NCH rows tall
-// in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring of CH + 2r
-// rows of __local, as three float planes (R, G, B; alpha is not filtered), each element the
-// 4 columns of one quad (a work-item's float4 reads and writes are neighbouring 16 bytes: no
-// bank conflicts). Per chunk: each work-item runs the horizontal pass of its quad column on
-// its PY new rows (input quads read from global, the overlap absorbed by L1), barrier; then its
+// Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=.. [-DQX=..]; work-group
+// LX x LY, per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY PY NCH
+// rows tall in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring of
+// CH + 2r rows of __local, as three float planes (R, G, B; alpha is not filtered), each element
+// the 4 columns of one quad (a work-item's float4 reads and writes are neighbouring 16 bytes: no
+// bank conflicts). Per chunk: the horizontal pass of the CH new rows, in tasks of QX adjacent
+// quads of a row shared out over the group's work-items (input quads read from global, the
+// overlap absorbed by L1; a task takes each quad it loads apart once, so QX = 2 or 4 converts
+// every pixel fewer times than one-quad tasks, which take each quad apart GS_NQ times: at
+// radius 6 that was a quarter of the kernel's instructions), barrier; then each work-item's
 // vertical pass on its 4 x PY outputs as a register sliding window over the PY + 2r ring rows
 // (each ring row read once per work-item), barrier. The 2r apron rows are computed once per
 // strip, not once per tile. Per output pixel the arithmetic is the same as the other paths, in
@@ -62,88 +124,40 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #ifndef NCH
 #define NCH 8
 #endif
-#define GR_CH (LY * PY)             // output rows per chunk
-#define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
-
-// Horizontal pass of the quad at xa of row y (clamped) into element e of the three planes.
-inline void gs_h_quad(__global const uchar* src, int src_pitch, int width, int xa, int y,
-                      __constant float* wt, __local float4* hr, __local float4* hg,
-                      __local float4* hb, int e) {
-    float4 p[4 * GS_NQ];
-#pragma unroll
-    for (int q = 0; q < GS_NQ; ++q) {
-#if QW
-        const quadw_t v = load_quadw(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
-#pragma unroll
-        for (int c = 0; c < 4; ++c) p[4 * q + c] = pixw_to_float(QW_PIX(v, c));
-#else
-        const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
-        p[4 * q] = convert_float4(v.lo.lo);
-        p[4 * q + 1] = convert_float4(v.lo.hi);
-        p[4 * q + 2] = convert_float4(v.hi.lo);
-        p[4 * q + 3] = convert_float4(v.hi.hi);
-#endif
-    }
-    float4 h[4];
-#pragma unroll
-    for (int c = 0; c < 4; ++c) {
-        const int m = GS_OFF + RADIUS + c;
-        float4 s = p[m] * wt[RADIUS];
-#pragma unroll
-        for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
-        h[c] = s;
-    }
-    hr[e] = (float4)(h[0].x, h[1].x, h[2].x, h[3].x);
-    hg[e] = (float4)(h[0].y, h[1].y, h[2].y, h[3].y);
-    hb[e] = (float4)(h[0].z, h[1].z, h[2].z, h[3].z);
-}
-
-inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
-
-// -DQX=2|4 (with QW): the horizontal pass in tasks of QX adjacent quads of a row, shared out
-// over the group's work-items. A task loads its QX + 2 GS_HALF quads and takes each one's pixels
-// out once (a one-quad pass takes every quad out GS_NQ times: at radius 6 that was a quarter
-// of the kernel's instructions). Same arithmetic per pixel, so the same frame.
 #ifndef QX
 #define QX 1
 #endif
-#if QX > 1
-#if !QW || LX % QX
-#error "gaussian: QX needs QW and LX a multiple of QX"
+#if LX % QX
+#error "gaussian: LX must be a multiple of QX"
 #endif
-#define GQ_NQ (QX + 2 * GS_HALF)  // quads a task loads
-#define GQ_TASKS (LX / QX)        // tasks per row
+#define GR_CH (LY * PY)               // output rows per chunk
+#define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
+#define GQ_NQ (QX + 2 * GS_HALF)      // quads a horizontal task loads
+#define GQ_TASKS (LX / QX)            // horizontal tasks per row
+
 // Horizontal pass of quads g QX .. g QX + QX - 1 of the strip (pixel columns from sx) on row y
 // (inside the frame) into ring row `row`.
-inline void gs_h_group(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
-                       __constant float* wt, __local float4* hr, __local float4* hg,
-                       __local float4* hb, int row) {
+inline void gs_h_task(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
+                      __constant float* wt, __local float4* hr, __local float4* hg,
+                      __local float4* hb, int row) {
     const int xa = sx + 4 * QX * g;
     float4 p[4 * GQ_NQ];
 #pragma unroll
-    for (int q = 0; q < GQ_NQ; ++q) {
-        const quadw_t v = load_quadw(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
-#pragma unroll
-        for (int c = 0; c < 4; ++c) p[4 * q + c] = pixw_to_float(QW_PIX(v, c));
-    }
+    for (int q = 0; q < GQ_NQ; ++q)
+        gs_load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width, p + 4 * q);
 #pragma unroll
     for (int j = 0; j < QX; ++j) {
         float4 h[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const int m = GS_OFF + RADIUS + 4 * j + c;
-            float4 s = p[m] * wt[RADIUS];
-#pragma unroll
-            for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
-            h[c] = s;
-        }
+        for (int c = 0; c < 4; ++c) h[c] = gs_h_at(p, GS_OFF + RADIUS + 4 * j + c, wt);
         const int e = row * LX + QX * g + j;
         hr[e] = (float4)(h[0].x, h[1].x, h[2].x, h[3].x);
         hg[e] = (float4)(h[0].y, h[1].y, h[2].y, h[3].y);
         hb[e] = (float4)(h[0].z, h[1].z, h[2].z, h[3].z);
     }
 }
-#endif
+
+inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
@@ -153,49 +167,32 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     __local float4 hb[GR_RING * LX];
     const int lx = (int)get_local_id(0);
     const int ly = (int)get_local_id(1);
-    const int xa = (int)get_group_id(0) * (4 * LX) + 4 * lx;
+    const int lid = ly * LX + lx;
+    const int sx = (int)get_group_id(0) * (4 * LX);  // the strip's first pixel column
+    const int xa = sx + 4 * lx;
     const int sy = (int)get_group_id(1) * (GR_CH * NCH);  // the strip's first output row
     if (sy >= height) return;  // the whole group
 
     // Ring row u holds input row sy - r + u (u taken mod GR_RING). Prefill the 2r rows above
     // the first chunk's new rows.
-#if QX > 1
-    const int lid = ly * LX + lx;
-    const int sx = (int)get_group_id(0) * (4 * LX);
     for (int t = lid; t < 2 * RADIUS * GQ_TASKS; t += LX * LY) {
         const int u = t / GQ_TASKS;
-        gs_h_group(src, src_pitch, width, sx, t - u * GQ_TASKS, clamp_y(sy - RADIUS + u, height),
-                   wt, hr, hg, hb, u);
+        gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS, clamp_y(sy - RADIUS + u, height),
+                  wt, hr, hg, hb, u);
     }
-#else
-    for (int u = ly; u < 2 * RADIUS; u += LY)
-        gs_h_quad(src, src_pitch, width, xa, clamp_y(sy - RADIUS + u, height), wt, hr, hg, hb,
-                  u * LX + lx);
-#endif
 
     int w0 = 2 * RADIUS;  // ring row of this chunk's first new input row
     int v0 = 0;           // ring row of this chunk's first output row's first input row
     for (int ch = 0; ch < NCH; ++ch) {
         const int cy = sy + ch * GR_CH;  // the chunk's first output row
         if (cy >= height) break;          // uniform over the group
-#if QX > 1
         for (int t = lid; t < GR_CH * GQ_TASKS; t += LX * LY) {
             const int u = t / GQ_TASKS;
             int row = w0 + u;
             if (row >= GR_RING) row -= GR_RING;
-            gs_h_group(src, src_pitch, width, sx, t - u * GQ_TASKS,
-                       clamp_y(cy + RADIUS + u, height), wt, hr, hg, hb, row);
+            gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS,
+                      clamp_y(cy + RADIUS + u, height), wt, hr, hg, hb, row);
         }
-#else
-#pragma unroll
-        for (int i = 0; i < PY; ++i) {
-            const int t = ly * PY + i;
-            int row = w0 + t;
-            if (row >= GR_RING) row -= GR_RING;
-            gs_h_quad(src, src_pitch, width, xa, clamp_y(cy + RADIUS + t, height), wt, hr, hg,
-                      hb, row * LX + lx);
-        }
-#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 
         float4 ar[PY], ag[PY], ab[PY];  // 4 columns of R, G, B per output row
@@ -225,40 +222,11 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             for (int i = 0; i < PY; ++i) {
                 const int y = cy + ly * PY + i;
                 if (y >= height) break;
-#if QW
-                const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
-                pixw_t o[4];
+                float4 acc[4];
 #pragma unroll
-                for (int c = 0; c < 4; ++c) {
-                    const pixw_t pin = QW_PIX(in, c);
-                    const float4 acc =
-                        (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
-#if UNSHARP
-                    const float4 v = pixw_to_float(pin);
-                    o[c] = float_to_pixw(v + amount * (v - acc), pin);
-#else
-                    o[c] = float_to_pixw(acc, pin);
-#endif
-                }
-                store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
-#else
-                const quad_t in = load_quad(src, src_pitch, xa, y, width);
-                pix_t o[4];
-#pragma unroll
-                for (int c = 0; c < 4; ++c) {
-                    const pix_t pin = QUAD_PIX(in, c);
-                    const float4 acc =
-                        (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
-#if UNSHARP
-                    const float4 v = pix_to_float(pin);
-                    o[c] = float_to_pix(v + amount * (v - acc));
-#else
-                    o[c] = float_to_pix(acc);
-#endif
-                    o[c].w = pin.w;
-                }
-                store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
-#endif
+                for (int c = 0; c < 4; ++c)
+                    acc[c] = (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
+                gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, amount);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -304,19 +272,12 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 #pragma unroll
         for (int q = 0; q < GS_NQ; ++q) {
             const quad_t v = in_t[row * GL_TQ + lx + q];
-            p[4 * q] = convert_float4(v.lo.lo);
-            p[4 * q + 1] = convert_float4(v.lo.hi);
-            p[4 * q + 2] = convert_float4(v.hi.lo);
-            p[4 * q + 3] = convert_float4(v.hi.hi);
+#pragma unroll
+            for (int c = 0; c < 4; ++c) p[4 * q + c] = convert_float4(QUAD_PIX(v, c));
         }
 #pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const int m = GS_OFF + RADIUS + c;
-            float4 s = p[m] * wt[RADIUS];
-#pragma unroll
-            for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
-            h_t[row * GL_TW + c * LX + lx] = s;
-        }
+        for (int c = 0; c < 4; ++c)
+            h_t[row * GL_TW + c * LX + lx] = gs_h_at(p, GS_OFF + RADIUS + c, wt);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -336,20 +297,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             for (int c = 0; c < 4; ++c)
                 acc[c] = fma((float4)(wt[k]), h_t[(t + k) * GL_TW + c * LX + lx], acc[c]);
         }
-        const quad_t in = load_quad(src, src_pitch, xa, y, width);
-        pix_t o[4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const pix_t pin = c == 0 ? in.lo.lo : c == 1 ? in.lo.hi : c == 2 ? in.hi.lo : in.hi.hi;
-#if UNSHARP
-            const float4 v = pix_to_float(pin);
-            o[c] = float_to_pix(v + amount * (v - acc[c]));
-#else
-            o[c] = float_to_pix(acc[c]);
-#endif
-            o[c].w = pin.w;
-        }
-        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+        gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, amount);
     }
 }
 #else
@@ -366,22 +314,11 @@ __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global 
         const int y = clamp_y(y0 - RADIUS + j, height);
         float4 p[4 * GS_NQ];
 #pragma unroll
-        for (int q = 0; q < GS_NQ; ++q) {
-            const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width);
-            p[4 * q] = convert_float4(v.lo.lo);
-            p[4 * q + 1] = convert_float4(v.lo.hi);
-            p[4 * q + 2] = convert_float4(v.hi.lo);
-            p[4 * q + 3] = convert_float4(v.hi.hi);
-        }
+        for (int q = 0; q < GS_NQ; ++q)
+            gs_load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width, p + 4 * q);
         float4 h[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const int m = GS_OFF + RADIUS + c;  // this column's pixel
-            float4 s = p[m] * wt[RADIUS];
-#pragma unroll
-            for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
-            h[c] = s;
-        }
+        for (int c = 0; c < 4; ++c) h[c] = gs_h_at(p, GS_OFF + RADIUS + c, wt);  // column c
 #pragma unroll
         for (int i = 0; i < PY; ++i) {
             const int k = j - i;  // tap of this row in output row i's vertical window
@@ -399,20 +336,7 @@ __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global 
     for (int i = 0; i < PY; ++i) {
         const int y = y0 + i;
         if (y >= height) break;
-        const quad_t in = load_quad(src, src_pitch, xa, y, width);
-        pix_t o[4];
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const pix_t pin = c == 0 ? in.lo.lo : c == 1 ? in.lo.hi : c == 2 ? in.hi.lo : in.hi.hi;
-#if UNSHARP
-            const float4 v = pix_to_float(pin);
-            o[c] = float_to_pix(v + amount * (v - acc[i][c]));
-#else
-            o[c] = float_to_pix(acc[i][c]);
-#endif
-            o[c].w = pin.w;
-        }
-        store_quad(dst, dst_pitch, xa, y, width, (quad_t)(o[0], o[1], o[2], o[3]));
+        gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc[i], amount);
     }
 }
 #endif  // LM
