@@ -45,8 +45,7 @@
 #if QW
 // Channels of pixel x (clamped) of row y, from its word.
 inline uint4 bx_pix(__global const uchar* src, int pitch, int x, int y, int width) {
-    return pixw_channels(*(__global const pixw_t*)(src + (size_t)y * (size_t)pitch +
-                                                  (size_t)clamp_x(x, width) * sizeof(pix_t)));
+    return pixw_channels(load_pixw(src, pitch, x, y, width));
 }
 typedef quadw_t bx_quad_t;
 typedef pixw_t bx_px_t;

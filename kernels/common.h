@@ -238,6 +238,12 @@ inline pixw_t float_to_pixw(float4 v, pixw_t a) {
 #endif
 }
 
+// Pixel x of row y (y inside the frame), clamped to the edge, as its word.
+inline pixw_t load_pixw(__global const uchar* src, int pitch, int x, int y, int width) {
+    return *(__global const pixw_t*)(src + (size_t)y * (size_t)pitch +
+                                     (size_t)clamp_x(x, width) * sizeof(pix_t));
+}
+
 // Quad at xa of row y (y inside the frame), clamped to the edge, as words.
 inline quadw_t load_quadw(__global const uchar* src, int pitch, int xa, int y, int width) {
     __global const uchar* row = src + (size_t)y * (size_t)pitch;

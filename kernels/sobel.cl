@@ -17,22 +17,22 @@
 #define PY 4
 #endif
 
-inline float sobel_luma(pix_t p) {
-    const float4 v = pix_to_float(p);
-    return 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z;
+inline float sobel_lumaf(float4 v) { return 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z; }
+inline float sobel_luma(pix_t p) { return sobel_lumaf(pix_to_float(p)); }
+
+// The magnitude at column c of the block (0..3) from the lumas of rows a, b, d (above, at,
+// below), each holding columns xa - 1 .. xa + 4.
+inline float sobel_mag(const float* a, const float* b, const float* d, int c) {
+    const float z00 = a[c], z01 = a[c + 1], z02 = a[c + 2];
+    const float z10 = b[c], z12 = b[c + 2];
+    const float z20 = d[c], z21 = d[c + 1], z22 = d[c + 2];
+    const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
+    const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
+    return sqrt(gx * gx + gy * gy) * 0.25f;
 }
 
 #if QW
-inline float sobel_lumaw(pixw_t w) {
-    const float4 v = pixw_to_float(w);
-    return 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z;
-}
-
-// Pixel x (clamped) of row y as its word.
-inline pixw_t sobel_pixw(__global const uchar* src, int pitch, int x, int y, int width) {
-    return *(__global const pixw_t*)(src + (size_t)y * (size_t)pitch +
-                                     (size_t)clamp_x(x, width) * sizeof(pix_t));
-}
+inline float sobel_lumaw(pixw_t w) { return sobel_lumaf(pixw_to_float(w)); }
 
 __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
                           int dst_pitch, int width, int height) {
@@ -47,10 +47,10 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
         const int y = clamp_y(y0 - 1 + j, height);
         const quadw_t m = load_quadw(src, src_pitch, xa, y, width);
         if (j >= 1 && j < 1 + PY) centre[j - 1] = m;
-        z[j][0] = sobel_lumaw(sobel_pixw(src, src_pitch, xa - 1, y, width));
+        z[j][0] = sobel_lumaw(load_pixw(src, src_pitch, xa - 1, y, width));
 #pragma unroll
         for (int c = 0; c < 4; ++c) z[j][1 + c] = sobel_lumaw(QW_PIX(m, c));
-        z[j][5] = sobel_lumaw(sobel_pixw(src, src_pitch, xa + 4, y, width));
+        z[j][5] = sobel_lumaw(load_pixw(src, src_pitch, xa + 4, y, width));
     }
 #pragma unroll
     for (int i = 0; i < PY; ++i) {
@@ -59,12 +59,7 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
         pixw_t o[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            const float z00 = z[i][c], z01 = z[i][c + 1], z02 = z[i][c + 2];
-            const float z10 = z[i + 1][c], z12 = z[i + 1][c + 2];
-            const float z20 = z[i + 2][c], z21 = z[i + 2][c + 1], z22 = z[i + 2][c + 2];
-            const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
-            const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
-            const float m = sqrt(gx * gx + gy * gy) * 0.25f;
+            const float m = sobel_mag(z[i], z[i + 1], z[i + 2], c);
             o[c] = float_to_pixw((float4)(m, m, m, 0.0f), QW_PIX(centre[i], c));
         }
         store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
@@ -100,12 +95,7 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
         pix_t o[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            const float z00 = z[i][c], z01 = z[i][c + 1], z02 = z[i][c + 2];
-            const float z10 = z[i + 1][c], z12 = z[i + 1][c + 2];
-            const float z20 = z[i + 2][c], z21 = z[i + 2][c + 1], z22 = z[i + 2][c + 2];
-            const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
-            const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
-            const float m = sqrt(gx * gx + gy * gy) * 0.25f;
+            const float m = sobel_mag(z[i], z[i + 1], z[i + 2], c);
             o[c] = float_to_pix((float4)(m, m, m, 0.0f));
         }
         o[0].w = centre[i].lo.lo.w;
