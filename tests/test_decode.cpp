@@ -33,6 +33,8 @@ extern "C" {
 
 namespace fs = std::filesystem;
 using namespace vfx;
+using vfx::test::direct_clips;
+using vfx::test::DirectClip;
 using vfx::test::make_media;
 using vfx::test::reference_convert;
 using vfx::test::RefImage;
@@ -1132,51 +1134,10 @@ std::vector<uint8_t> packed_pixels(const HostFrame& f) {
     return out;
 }
 
-struct DirectCase {
-    std::string name, file, args;
-    bool direct = true;  // frames end up in blocks (else: the decoder's or the fallback's)
-    int threads = 0;
-};
-
-std::vector<DirectCase> direct_cases() {
-    const std::string src = "-f lavfi -i testsrc2=size=";
-    return {
-        // Odd sizes: 1918x1078 is coded as 1920x1088 and cropped; frame threads call the
-        // allocator from several decoder threads.
-        {"h264_1918x1078_threads", "direct_h264_1918.mp4",
-         src + "1918x1078:rate=25 -frames:v 4 -c:v libx264 -preset ultrafast -pix_fmt yuv420p",
-         true, 4},
-        {"h264_single_thread", "direct_h264_st.mp4",
-         src + "96x64:rate=25 -frames:v 6 -c:v libx264 -pix_fmt yuv420p", true, 1},
-        {"ffv1_yuv420p_37x23", "direct_ffv1_37.mkv",
-         src + "37x23:rate=25 -frames:v 3 -c:v ffv1 -pix_fmt yuv420p", true, 0},
-        {"ffv1_yuv420p10_35x21", "direct_ffv1_10.mkv",
-         src + "35x21:rate=25 -frames:v 3 -c:v ffv1 -pix_fmt yuv420p10le", true, 0},
-        {"ffv1_yuv444p12_19x7", "direct_ffv1_444.mkv",
-         src + "19x7:rate=25 -frames:v 2 -c:v ffv1 -pix_fmt yuv444p12le", true, 0},
-        {"ffv1_gray16_33x9", "direct_ffv1_gray16.mkv",
-         src + "33x9:rate=25 -frames:v 2 -c:v ffv1 -pix_fmt gray16le", true, 0},
-        {"hevc_10bit_318x178", "direct_hevc10.mkv",
-         src + "318x178:rate=25 -frames:v 3 -pix_fmt yuv420p10le -c:v libx265 -preset ultrafast "
-               "-x265-params log-level=error",
-         true, 0},
-        {"mjpeg_yuvj422p_41x17", "direct_mjpeg.avi",
-         src + "41x17:rate=25 -frames:v 2 -pix_fmt yuvj422p -c:v mjpeg -q:v 3", true, 0},
-        {"png_rgba_31x15", "direct_rgba.png", src + "31x15 -frames:v 1 -pix_fmt rgba", true, 0},
-        // Not direct: formats the conversion does not read (libswscale), and a decoder that
-        // takes no custom buffers (rawvideo).
-        {"gif_pal8_fallback", "direct_pal8.gif", src + "32x24:rate=10 -frames:v 2", false, 0},
-        {"png_rgb24_fallback", "direct_rgb24.png", src + "31x15 -frames:v 1 -pix_fmt rgb24", false,
-         0},
-        {"rawvideo_nut", "direct_raw.nut", src + "30x20:rate=25 -frames:v 2 -c:v rawvideo", false,
-         0},
-    };
-}
-
-class DirectDecode : public ::testing::TestWithParam<DirectCase> {};
+class DirectDecode : public ::testing::TestWithParam<DirectClip> {};
 
 TEST_P(DirectDecode, SamePixelsAsFfmpegsBuffersAndFramesInBlocks) {
-    const DirectCase& c = GetParam();
+    const DirectClip& c = GetParam();
     const std::string path = make_media(c.file, c.args);
     ASSERT_FALSE(path.empty());
     SourceOptions plain = input(path);
@@ -1234,7 +1195,7 @@ TEST_P(DirectDecode, SamePixelsAsFfmpegsBuffersAndFramesInBlocks) {
     EXPECT_EQ(alloc->live(), 0);  // every block came back
 }
 
-INSTANTIATE_TEST_SUITE_P(Clips, DirectDecode, ::testing::ValuesIn(direct_cases()),
+INSTANTIATE_TEST_SUITE_P(Clips, DirectDecode, ::testing::ValuesIn(direct_clips()),
                          [](const auto& p) { return p.param.name; });
 
 TEST(DirectDecodeAllocator, RefusedRequestsFallBackToFfmpegsBuffers) {

@@ -38,45 +38,7 @@ bool same_pixels(const Image& a, const Image& b) {
     return a.width == b.width && a.height == b.height && a.format == b.format && a.px == b.px;
 }
 
-struct UploadCase {
-    std::string name, file, args;
-    bool direct = true;  // frames are in pinned blocks
-    int threads = 0;
-};
-
-void PrintTo(const UploadCase& c, std::ostream* os) {
-    *os << c.name;
-}
-
-std::vector<UploadCase> upload_cases() {
-    const std::string src = "-f lavfi -i testsrc2=size=";
-    return {
-        {"h264_1918x1078", "direct_h264_1918.mp4",
-         src + "1918x1078:rate=25 -frames:v 4 -c:v libx264 -preset ultrafast -pix_fmt yuv420p",
-         true, 4},
-        {"ffv1_yuv420p_37x23", "direct_ffv1_37.mkv",
-         src + "37x23:rate=25 -frames:v 3 -c:v ffv1 -pix_fmt yuv420p", true, 0},
-        {"ffv1_yuv420p10_35x21", "direct_ffv1_10.mkv",
-         src + "35x21:rate=25 -frames:v 3 -c:v ffv1 -pix_fmt yuv420p10le", true, 0},
-        {"ffv1_yuv444p12_19x7", "direct_ffv1_444.mkv",
-         src + "19x7:rate=25 -frames:v 2 -c:v ffv1 -pix_fmt yuv444p12le", true, 0},
-        {"ffv1_gray16_33x9", "direct_ffv1_gray16.mkv",
-         src + "33x9:rate=25 -frames:v 2 -c:v ffv1 -pix_fmt gray16le", true, 0},
-        {"hevc_10bit_318x178", "direct_hevc10.mkv",
-         src + "318x178:rate=25 -frames:v 3 -pix_fmt yuv420p10le -c:v libx265 -preset ultrafast "
-               "-x265-params log-level=error",
-         true, 0},
-        {"mjpeg_yuvj422p_41x17", "direct_mjpeg.avi",
-         src + "41x17:rate=25 -frames:v 2 -pix_fmt yuvj422p -c:v mjpeg -q:v 3", true, 0},
-        {"png_rgba_31x15", "direct_rgba.png", src + "31x15 -frames:v 1 -pix_fmt rgba", true, 0},
-        // The copy path, unchanged: libswscale's output, a decoder without custom buffers.
-        {"gif_pal8_fallback", "direct_pal8.gif", src + "32x24:rate=10 -frames:v 2", false, 0},
-        {"rawvideo_nut", "direct_raw.nut", src + "30x20:rate=25 -frames:v 2 -c:v rawvideo", false,
-         0},
-    };
-}
-
-class DirectUpload : public ::testing::TestWithParam<UploadCase> {
+class DirectUpload : public ::testing::TestWithParam<DirectClip> {
 protected:
     void SetUp() override { VFX_REQUIRE_CL(); }
 };
@@ -84,7 +46,7 @@ protected:
 // Bit-exact against the copy path of the same stream, through the host-unified upload (PoCL
 // here) and the discrete-GPU one (forced), with and without a chain.
 TEST_P(DirectUpload, SameOutputAsTheCopyPath) {
-    const UploadCase& c = GetParam();
+    const DirectClip& c = GetParam();
     const std::string path = make_media(c.file, c.args);
     ASSERT_FALSE(path.empty());
     ClContext& cl = *test_cl();
@@ -121,7 +83,7 @@ TEST_P(DirectUpload, SameOutputAsTheCopyPath) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Clips, DirectUpload, ::testing::ValuesIn(upload_cases()),
+INSTANTIATE_TEST_SUITE_P(Clips, DirectUpload, ::testing::ValuesIn(direct_clips()),
                          [](const auto& p) { return p.param.name; });
 
 const std::string& clip90() {

@@ -1,7 +1,9 @@
 #pragma once
 // Test media made on demand with the ffmpeg CLI (installed by scripts/setup.sh) and cached in
 // the build tree, so the repository holds no test clips but the bundled sample.
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace vfx::test {
 
@@ -23,5 +25,16 @@ std::string source_dir();
 
 // Path of the built `vfx` program.
 std::string vfx_binary();
+
+// Clips for the direct-decode tests (decoding into pinned blocks, and uploading from them):
+// odd sizes, bit depths, chroma layouts and codecs, frame threads, and the formats that fall
+// back to FFmpeg's own buffers. `args` go to make_media(file, args).
+struct DirectClip {
+    std::string name, file, args;
+    bool direct = true;  // frames end up in blocks (else: the decoder's or the fallback's)
+    int threads = 0;
+};
+std::vector<DirectClip> direct_clips();
+void PrintTo(const DirectClip& c, std::ostream* os);
 
 }  // namespace vfx::test
