@@ -461,16 +461,10 @@ TEST(Cli, WindowShowsMovingFramesAndEscapeExitsCleanly) {
     // The driver script runs as its own file so that only bash expands its variables.
     const std::string script = dir + "/drive.sh";
     std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'\n"
-                          << R"SH(
+                          << vfx::test::wait_window_sh() << R"SH(
 "$vfx" play --validation --log-level warn > "$dir/play.log" 2>&1 &
 pid=$!
-wid=""
-for i in $(seq 1 100); do
-  wid=$(xdotool search --name '^vfx' 2>/dev/null | head -1)
-  [ -n "$wid" ] && break
-  sleep 0.2
-done
-[ -n "$wid" ] || { kill $pid; echo no-window; exit 8; }
+wait_window $pid
 sleep 4
 import -window root "$dir/a.png"
 sleep 1.5
@@ -675,16 +669,10 @@ TEST(Cli, OverlaySliderChangesTheVideo) {
     // The overlay window sits at (10, 10) at scale 1; its 4th parameter row is `saturation`
     // (y = 184). Screenshots are taken with the overlay hidden (H).
     std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'\n"
-                          << R"SH(
+                          << vfx::test::wait_window_sh() << R"SH(
 "$vfx" play --log-level warn --chain "gaussian=sigma=0.5,color=saturation=1" > "$dir/play.log" 2>&1 &
 pid=$!
-wid=""
-for i in $(seq 1 100); do
-  wid=$(xdotool search --name '^vfx' 2>/dev/null | head -1)
-  [ -n "$wid" ] && break
-  sleep 0.2
-done
-[ -n "$wid" ] || { kill $pid; echo no-window; exit 8; }
+wait_window $pid
 sleep 4
 xdotool windowfocus --sync "$wid"
 xdotool key h

@@ -87,17 +87,11 @@ bool grey(const uint8_t* p, int tolerance = 2) {
 std::string drive(const std::string& dir, const std::string& script) {
     const std::string path = dir + "/drive.sh";
     std::ofstream(path) << "vfx='" << vfx_binary() << "'; dir='" << dir << "'\n"
-                        << R"SH(
+                        << vfx::test::wait_window_sh() << R"SH(
 start() {  # start vfx play "$@" and wait for its window
   "$vfx" play --log-level warn "$@" > "$dir/play.log" 2>&1 &
   pid=$!
-  wid=""
-  for i in $(seq 1 100); do
-    wid=$(xdotool search --name '^vfx' 2>/dev/null | head -1)
-    [ -n "$wid" ] && break
-    sleep 0.2
-  done
-  [ -n "$wid" ] || { kill $pid; echo no-window; exit 8; }
+  wait_window $pid
   xdotool windowfocus --sync "$wid"
 }
 quit() {

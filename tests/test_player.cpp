@@ -524,17 +524,11 @@ TEST(PlayerWindow, KeysAndSeekBarDriveThePlayer) {
     // centre 15 px above the bottom edge: 25% of it is x = 8 + 0.25 * 1264 = 324.
     std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; dir='" << dir << "'; clip='"
                           << clip << "'\n"
-                          << R"SH(
+                          << vfx::test::wait_window_sh() << R"SH(
 cd "$dir"
 "$vfx" play --validation --chain "" --screenshot-dir "$dir/shots" "$clip" > "$dir/play.log" 2>&1 &
 pid=$!
-wid=""
-for i in $(seq 1 100); do
-  wid=$(xdotool search --name '^vfx' 2>/dev/null | head -1)
-  [ -n "$wid" ] && break
-  sleep 0.2
-done
-[ -n "$wid" ] || { kill $pid; echo no-window; exit 8; }
+wait_window $pid
 sleep 3
 xdotool windowfocus --sync "$wid"
 xdotool key h space

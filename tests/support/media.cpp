@@ -71,6 +71,20 @@ std::string vfx_binary() {
     return VFX_BINARY;
 }
 
+std::string wait_window_sh() {
+    return R"SH(
+wait_window() {
+  wid=""
+  for i in $(seq 1 100); do
+    wid=$(xdotool search --name '^vfx' 2>/dev/null | head -1)
+    [ -n "$wid" ] && return 0
+    sleep 0.2
+  done
+  kill "$1"; echo no-window; exit 8
+}
+)SH";
+}
+
 std::vector<DirectClip> direct_clips() {
     const std::string src = "-f lavfi -i testsrc2=size=";
     return {

@@ -26,6 +26,11 @@ std::string source_dir();
 // Path of the built `vfx` program.
 std::string vfx_binary();
 
+// Bash for the scripts that drive a `vfx play` window with xdotool: defines `wait_window PID`,
+// which sets $wid to vfx's window once it is mapped (up to 20 s), or kills PID, prints
+// "no-window" and exits 8.
+std::string wait_window_sh();
+
 // Clips for the direct-decode tests (decoding into pinned blocks, and uploading from them):
 // odd sizes, bit depths, chroma layouts and codecs, frame threads, and the formats that fall
 // back to FFmpeg's own buffers. `args` go to make_media(file, args).
