@@ -151,25 +151,38 @@ TEST(TunedKernel, EveryVariantGivesTheSameResult) {
 namespace vfx {
 namespace {
 
+// mono_to_rgba through a TunedKernel over frames up to w x h (the buffers of that size).
+struct MonoToRgba {
+    ClContext& cl;
+    uint32_t h;
+    FrameGeometry g, gm;
+    ClMem src, dst;
+    MonoToRgba(ClContext& c, uint32_t w, uint32_t height)
+        : cl(c),
+          h(height),
+          g(make_geometry(w, height, WorkFormat::rgba8)),
+          gm(make_geometry(w, height, WorkFormat::mono8)),
+          src(cl.buffer(CL_MEM_READ_WRITE, gm.size_bytes())),
+          dst(cl.buffer(CL_MEM_READ_WRITE, g.size_bytes())) {}
+    ClEvent run(TunedKernel& tk, const std::string& options, uint32_t width) {
+        return tk.enqueue(cl, cl.queue(), options, width, h,
+                          [&](cl_kernel k, std::array<size_t, 2>) {
+                              set_args(k, src.get(), static_cast<cl_int>(gm.pitch), dst.get(),
+                                       static_cast<cl_int>(g.pitch), static_cast<cl_int>(width),
+                                       static_cast<cl_int>(h));
+                          });
+    }
+};
+
 // A thread that must not wait (the render thread trying a chain change, in a CacheOnlyScope)
 // never measures: a variant not chosen yet sends the change to the background instead.
 TEST(TunedKernel, NeverMeasuresInACacheOnlyScope) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();
     const uint32_t w = 40, h = 20;
-    const FrameGeometry g = make_geometry(w, h, WorkFormat::rgba8);
-    const FrameGeometry gm = make_geometry(w, h, WorkFormat::mono8);
-    ClMem src = cl.buffer(CL_MEM_READ_WRITE, gm.size_bytes());
-    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    MonoToRgba pass(cl, w, h);
     TunedKernel tk("mono.cl", "mono_to_rgba", {{"", {8, 8}, {1, 1}}, {"", {16, 4}, {1, 1}}});
-    auto run = [&] {
-        return tk.enqueue(cl, cl.queue(), "-DWORK16=0 -DSRC16=0", w, h,
-                          [&](cl_kernel k, std::array<size_t, 2>) {
-                              set_args(k, src.get(), static_cast<cl_int>(gm.pitch), dst.get(),
-                                       static_cast<cl_int>(g.pitch), static_cast<cl_int>(w),
-                                       static_cast<cl_int>(h));
-                          });
-    };
+    auto run = [&] { return pass.run(tk, "-DWORK16=0 -DSRC16=0", w); };
     tk.prepare(cl, "-DWORK16=0 -DSRC16=0", w, h);  // built: only the choice is left
     cl.tuner().set_mode(TuneMode::retune);         // nothing chosen this run
     {
@@ -191,23 +204,14 @@ TEST(TunedKernel, CompilesOnlyTheCandidatesItNeeds) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();
     const uint32_t w = 24, h = 12;
-    const FrameGeometry g = make_geometry(w, h, WorkFormat::rgba8);
-    const FrameGeometry gm = make_geometry(w, h, WorkFormat::mono8);
-    ClMem src = cl.buffer(CL_MEM_READ_WRITE, gm.size_bytes());
-    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    MonoToRgba pass(cl, w, h);
     // Distinct options: three programs (mono.cl ignores the extra macro).
     TunedKernel tk("mono.cl", "mono_to_rgba",
                    {{"-DVFX_LAZY=1", {8, 8}, {1, 1}},
                     {"-DVFX_LAZY=2", {8, 8}, {1, 1}},
                     {"-DVFX_LAZY=3", {8, 8}, {1, 1}}});
-    const std::string options = "-DWORK16=0 -DSRC16=0 -DVFX_LAZY_TEST=1";
     auto run = [&](uint32_t width) {
-        return tk.enqueue(cl, cl.queue(), options, width, h,
-                          [&](cl_kernel k, std::array<size_t, 2>) {
-                              set_args(k, src.get(), static_cast<cl_int>(gm.pitch), dst.get(),
-                                       static_cast<cl_int>(g.pitch), static_cast<cl_int>(width),
-                                       static_cast<cl_int>(h));
-                          });
+        return pass.run(tk, "-DWORK16=0 -DSRC16=0 -DVFX_LAZY_TEST=1", width);
     };
     cl.tuner().set_mode(TuneMode::fixed);
     const uint64_t before = ClContext::builds_on_this_thread();
