@@ -118,7 +118,90 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #endif
 }
 
-#if defined(LM) && LM
+#if defined(SW) && SW
+// Two channels per register (-DSW=1 -DPY=..; with QW, RGBA8 and RADIUS <= 7 only: the tuner
+// offers these candidates nowhere else). A pixel word splits into two words of 16-bit lanes,
+// rb = R | B << 16 and ga = G | A << 16 (one AND; a shift and an AND), and every sum below adds
+// both lanes with one integer add. Exact: a lane's true value never exceeds 255 (2R + 1)^2 <=
+// 57375 < 2^16, so the word (lo + 2^16 hi, modulo 2^32) always holds both lanes exactly, however
+// an intermediate add or subtract borrowed across them. Each work-item makes 4 x PY pixels and
+// walks down its PY + 2R input rows ONCE: a row's horizontal sums are formed once (R / 2 + 1
+// aligned word quads, then 3 slides), kept in registers for the 2R + 1 rows they stay in the
+// window (the loop is unrolled, so the ring is registers), and the vertical sums slide (this
+// row's in, the row 2R + 1 above out). The output is box_strip's below (bx_out / bx_sharpen on
+// the same exact sums), so the frame is the same.
+#if WORK16 || RADIUS > 7 || !QW
+#error "box.cl: SW needs RGBA8 (WORK16=0), RADIUS <= 7 and QW"
+#endif
+#define SW_H ((RADIUS + 3) / 4)      // word quads loaded on each side of the block's
+#define SW_NP (4 * (2 * SW_H + 1))   // pixels loaded per row
+#define SW_OFF (4 * SW_H - RADIUS)   // index of pixel xa - R among them
+#define SW_W (2 * RADIUS + 1)        // window rows
+#define SW_ROWS (PY + 2 * RADIUS)    // input rows per work-item
+
+// Row y's horizontal window sums at columns xa .. xa+3, as rb[c] and ga[c].
+inline void sw_row(__global const uchar* src, int pitch, int xa, int y, int width, uint* rb,
+                   uint* ga) {
+    uint prb[SW_NP], pga[SW_NP];
+#pragma unroll
+    for (int q = 0; q < SW_NP / 4; ++q) {
+        const quadw_t v = load_quadw(src, pitch, xa + 4 * (q - SW_H), y, width);
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            prb[4 * q + c] = QW_PIX(v, c) & 0x00FF00FFu;
+            pga[4 * q + c] = (QW_PIX(v, c) >> 8) & 0x00FF00FFu;
+        }
+    }
+    uint srb = 0u, sga = 0u;
+#pragma unroll
+    for (int t = 0; t < SW_W; ++t) {
+        srb += prb[SW_OFF + t];
+        sga += pga[SW_OFF + t];
+    }
+    rb[0] = srb;
+    ga[0] = sga;
+#pragma unroll
+    for (int c = 1; c < 4; ++c) {
+        srb += prb[SW_OFF + c + 2 * RADIUS] - prb[SW_OFF + c - 1];
+        sga += pga[SW_OFF + c + 2 * RADIUS] - pga[SW_OFF + c - 1];
+        rb[c] = srb;
+        ga[c] = sga;
+    }
+}
+
+__kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
+                        int dst_pitch, int width, int height BX_AMOUNT_PARAM) {
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+    uint hrb[SW_ROWS][4], hga[SW_ROWS][4];  // input row j's horizontal sums (registers)
+    uint vrb[4] = {0u, 0u, 0u, 0u}, vga[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int j = 0; j < SW_ROWS; ++j) {
+        // Input row j is y0 - R + j; output row i = j - 2R's window is input rows i .. j.
+        sw_row(src, src_pitch, xa, clamp_y(y0 - RADIUS + j, height), width, hrb[j], hga[j]);
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            vrb[c] += hrb[j][c];
+            vga[c] += hga[j][c];
+            if (j >= SW_W) {
+                vrb[c] -= hrb[j - SW_W][c];
+                vga[c] -= hga[j - SW_W][c];
+            }
+        }
+        if (j >= 2 * RADIUS) {
+            const int y = y0 + j - 2 * RADIUS;
+            if (y >= height) break;
+            uint4 v[4];
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                v[c] = (uint4)(vrb[c] & 0xFFFFu, vga[c] & 0xFFFFu, vrb[c] >> 16, vga[c] >> 16);
+            bx_store(dst, dst_pitch, xa, y, width, v,
+                     load_quadw(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
+        }
+    }
+}
+#elif defined(LM) && LM
 // Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the
 // group's tile is 4 LX columns x LY PY rows; its input rows (+ R above and below, clamped) and
 // BL_H quads left and right come into __local once as aligned quads; the horizontal window sums

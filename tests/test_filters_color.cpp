@@ -321,7 +321,14 @@ TEST_F(ColorFilters, BoxEveryTunedVariant) {
             }
             same.check("box=radius=6", w, h, WorkFormat::rgba16, ++seed, v.label(), 0);
             same.check("box=radius=64", w, h, WorkFormat::rgba16, ++seed, v.label(), 0);
+            // The largest radius of the two-channels-per-register (SW) candidates.
+            same.check("box=radius=7", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
         }
+        // A white frame at radius 7: every 16-bit lane at its largest sum (225 * 255).
+        Image full{37, 21, WorkFormat::rgba8, {}};
+        full.px.assign(size_t{37} * 21 * 4, 255);
+        std::string where;
+        EXPECT_EQ(max_diff(run_filter(cl, "box=radius=7", full), full, 0, 3, &where), 0) << where;
     }
     cl.tuner().force("");
 }

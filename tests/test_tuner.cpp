@@ -237,5 +237,33 @@ TEST(TunedKernel, CompilesOnlyTheCandidatesItNeeds) {
     cl.tuner().set_mode(TuneMode::fixed);
 }
 
+TEST(TunedKernel, BuildOptionValues) {
+    EXPECT_EQ(build_option("-DWORK16=0 -DRADIUS=5", "RADIUS"), 5);
+    EXPECT_EQ(build_option("-DWORK16=0 -DRADIUS=5", "WORK16"), 0);
+    EXPECT_EQ(build_option("-DXRADIUS=3 -DRADIUS=12", "RADIUS"), 12) << "whole names only";
+    EXPECT_EQ(build_option("-DRADIUS=5x", "RADIUS"), std::nullopt);
+    EXPECT_EQ(build_option("-DWORK16=0", "RADIUS"), std::nullopt);
+}
+
+// A candidate whose `applies` rejects the build's options is never offered there: forcing its
+// label takes the first candidate that is, and it is built only where it applies.
+TEST(TunedKernel, CandidatesOfferedOnlyWhereTheyApply) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const uint32_t w = 24, h = 12;
+    MonoToRgba pass(cl, w, h);
+    auto only_lazy2 = [](const std::string& o) { return build_option(o, "VFX_ONLY") == 2; };
+    TunedKernel tk("mono.cl", "mono_to_rgba",
+                   {{"", {8, 8}, {1, 1}}, {"-DVFX_PICKY=1", {8, 8}, {1, 1}, only_lazy2}});
+    cl.tuner().set_mode(TuneMode::fixed);
+    cl.tuner().force("-DVFX_PICKY=1 8x8");
+    pass.run(tk, "-DWORK16=0 -DSRC16=0 -DVFX_ONLY=1", w);
+    EXPECT_EQ(tk.last_choice()->label(), "8x8");
+    pass.run(tk, "-DWORK16=0 -DSRC16=0 -DVFX_ONLY=2", w);
+    EXPECT_EQ(tk.last_choice()->label(), "-DVFX_PICKY=1 8x8");
+    cl.tuner().force("");
+    VFX_CL(clFinish(cl.queue()));
+}
+
 }  // namespace
 }  // namespace vfx

@@ -26,6 +26,14 @@ size_t tile_local_bytes(const KernelVariant& v, const std::string& options, int 
     return rows * (staged + 4 * v.local[0] * h_bytes);
 }
 
+namespace {
+// box.cl's SW path: 16-bit lanes hold a window sum of 8-bit samples up to radius 7.
+bool box_sw_applies(const std::string& options) {
+    return build_option(options, "WORK16") == 0 &&
+           build_option(options, "RADIUS").value_or(99) <= 7;
+}
+}  // namespace
+
 std::vector<KernelVariant> box_variants() {
     return {{"-DPY=16", {32, 4}, {4, 16}},
             {"-DPY=8", {64, 4}, {4, 8}},
@@ -46,7 +54,13 @@ std::vector<KernelVariant> box_variants() {
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=1", {8, 16}, {4, 2}},
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=1", {16, 8}, {4, 2}},
-            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}}};
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}},
+            // Two channels per register (box.cl's SW path): RGBA8 and radius <= 7 only.
+            {"-DSW=1 -DQW=1 -DPY=4", {32, 8}, {4, 4}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DPY=8", {32, 4}, {4, 8}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DPY=16", {32, 4}, {4, 16}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DPY=32", {32, 2}, {4, 32}, box_sw_applies}};
 }
 
 // sharpen through box.cl (-DSHARPEN=1): its exact integer window sums, quads as words.

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
@@ -196,6 +197,22 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
 
 // ---- TunedKernel ----
 
+std::optional<long> build_option(std::string_view options, std::string_view name) {
+    const std::string key = fmt::format("-D{}=", name);
+    size_t at = 0;
+    while ((at = options.find(key, at)) != std::string_view::npos) {
+        if (at == 0 || options[at - 1] == ' ') {
+            const std::string_view rest = options.substr(at + key.size());
+            long v = 0;
+            const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+            if (ec == std::errc() && (end == rest.data() + rest.size() || *end == ' ')) return v;
+            return std::nullopt;
+        }
+        at += key.size();
+    }
+    return std::nullopt;
+}
+
 std::string KernelVariant::label() const {
     return fmt::format("{}{}{}x{}{}", options, options.empty() ? "" : " ", local[0], local[1],
                        per_item[0] * per_item[1] > 1
@@ -289,9 +306,12 @@ TunedKernel::Built& TunedKernel::built(ClContext& cl, const std::string& options
     Built b;
     b.options = options;
     const size_t avail_local = cl.info().local_mem_bytes;
-    for (size_t i = 0; i < variants_.size(); ++i)
-        if (!local_bytes_ || local_bytes_(variants_[i], options) <= avail_local)
+    for (size_t i = 0; i < variants_.size(); ++i) {
+        const KernelVariant& v = variants_[i];
+        if ((!v.applies || v.applies(options)) &&
+            (!local_bytes_ || local_bytes_(v, options) <= avail_local))
             b.candidates.push_back(i);
+    }
     if (b.candidates.empty()) throw no_fit(options);
     b.kernels.resize(b.candidates.size());
     b.unfit.assign(b.candidates.size(), 0);

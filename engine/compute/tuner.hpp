@@ -103,8 +103,14 @@ struct KernelVariant {
     std::string options;                     // e.g. "-DPX=4"; may be empty
     std::array<size_t, 2> local{16, 16};     // work-group shape
     std::array<uint32_t, 2> per_item{1, 1};  // pixels per work-item along x, y
-    std::string label() const;               // "-DPX=4 16x16"
+    // Whether the candidate is offered for a build with these common options (e.g. only for
+    // RGBA8, or up to some radius); null: for every build. Not part of the label.
+    std::function<bool(const std::string& options)> applies;
+    std::string label() const;  // "-DPX=4 16x16"
 };
+
+// The value of "-DNAME=value" among build options, if it is there and an integer.
+std::optional<long> build_option(std::string_view options, std::string_view name);
 
 class TunedKernel {
 public:
