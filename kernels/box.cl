@@ -169,6 +169,56 @@ inline void sw_row(__global const uchar* src, int pitch, int xa, int y, int widt
     }
 }
 
+// Output row y's quad at xa from the vertical sums of its 4 columns, two lanes per word.
+inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
+                     int xa, int y, int width, uint4 vrb, uint4 vga BX_AMOUNT_PARAM) {
+    const uint4 v[4] = {(uint4)(vrb.s0 & 0xFFFFu, vga.s0 & 0xFFFFu, vrb.s0 >> 16, vga.s0 >> 16),
+                        (uint4)(vrb.s1 & 0xFFFFu, vga.s1 & 0xFFFFu, vrb.s1 >> 16, vga.s1 >> 16),
+                        (uint4)(vrb.s2 & 0xFFFFu, vga.s2 & 0xFFFFu, vrb.s2 >> 16, vga.s2 >> 16),
+                        (uint4)(vrb.s3 & 0xFFFFu, vga.s3 & 0xFFFFu, vrb.s3 >> 16, vga.s3 >> 16)};
+    bx_store(dst, dst_pitch, xa, y, width, v,
+             load_quadw(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
+}
+
+#if SW == 2
+// -DSW=2 -DLX=.. -DLY=..: the horizontal sums of the last 2R + 1 rows wait in a ring in
+// __local instead of registers (each work-item its own slots: no barriers), so a work-item
+// can walk many rows (large PY: the 2R apron rows are re-read less often) with few registers.
+// Ring slot s of work-item `lid`: rb at ring[(2 s) N + lid], ga at ring[(2 s + 1) N + lid],
+// N = LX LY (neighbouring work-items touch neighbouring 16 bytes).
+#define SW_N (LX * LY)
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height BX_AMOUNT_PARAM) {
+    __local uint4 ring[2 * SW_W * SW_N];
+    __local uint4* my = ring + (int)get_local_id(1) * LX + (int)get_local_id(0);
+    const int xa = (int)get_global_id(0) * 4;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+    uint4 vrb = (uint4)(0u), vga = (uint4)(0u);
+    int slot = 0;  // ring slot of input row j (j mod 2R + 1)
+    for (int j = 0; j < SW_ROWS; ++j) {
+        uint rb[4], ga[4];
+        sw_row(src, src_pitch, xa, clamp_y(y0 - RADIUS + j, height), width, rb, ga);
+        const uint4 hrb = (uint4)(rb[0], rb[1], rb[2], rb[3]);
+        const uint4 hga = (uint4)(ga[0], ga[1], ga[2], ga[3]);
+        vrb += hrb;
+        vga += hga;
+        if (j >= SW_W) {  // the slot holds row j - (2R + 1), which leaves the window
+            vrb -= my[2 * slot * SW_N];
+            vga -= my[(2 * slot + 1) * SW_N];
+        }
+        my[2 * slot * SW_N] = hrb;
+        my[(2 * slot + 1) * SW_N] = hga;
+        if (++slot == SW_W) slot = 0;
+        if (j >= 2 * RADIUS) {
+            const int y = y0 + j - 2 * RADIUS;
+            if (y >= height) break;
+            sw_store(src, src_pitch, dst, dst_pitch, xa, y, width, vrb, vga BX_AMOUNT_ARG);
+        }
+    }
+}
+#else
 __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
                         int dst_pitch, int width, int height BX_AMOUNT_PARAM) {
     const int xa = (int)get_global_id(0) * 4;
@@ -192,15 +242,13 @@ __kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar
         if (j >= 2 * RADIUS) {
             const int y = y0 + j - 2 * RADIUS;
             if (y >= height) break;
-            uint4 v[4];
-#pragma unroll
-            for (int c = 0; c < 4; ++c)
-                v[c] = (uint4)(vrb[c] & 0xFFFFu, vga[c] & 0xFFFFu, vrb[c] >> 16, vga[c] >> 16);
-            bx_store(dst, dst_pitch, xa, y, width, v,
-                     load_quadw(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
+            sw_store(src, src_pitch, dst, dst_pitch, xa, y, width,
+                     (uint4)(vrb[0], vrb[1], vrb[2], vrb[3]),
+                     (uint4)(vga[0], vga[1], vga[2], vga[3]) BX_AMOUNT_ARG);
         }
     }
 }
+#endif  // SW == 2
 #elif defined(LM) && LM
 // Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the
 // group's tile is 4 LX columns x LY PY rows; its input rows (+ R above and below, clamped) and

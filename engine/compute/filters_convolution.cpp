@@ -60,7 +60,20 @@ std::vector<KernelVariant> box_variants() {
             {"-DSW=1 -DQW=1 -DPY=8", {32, 4}, {4, 8}, box_sw_applies},
             {"-DSW=1 -DQW=1 -DPY=16", {32, 4}, {4, 16}, box_sw_applies},
             {"-DSW=1 -DQW=1 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-            {"-DSW=1 -DQW=1 -DPY=32", {32, 2}, {4, 32}, box_sw_applies}};
+            {"-DSW=1 -DQW=1 -DPY=32", {32, 2}, {4, 32}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DPY=8", {64, 2}, {4, 8}, box_sw_applies},
+            // ... with the window's rows in a __local ring (SW=2): long walks, few registers.
+            {"-DSW=2 -DQW=1 -DLX=32 -DLY=4 -DPY=16", {32, 4}, {4, 16}, box_sw_applies},
+            {"-DSW=2 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
+            {"-DSW=2 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
+            {"-DSW=2 -DQW=1 -DLX=32 -DLY=2 -DPY=64", {32, 2}, {4, 64}, box_sw_applies},
+            {"-DSW=2 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies}};
+}
+
+size_t box_ring_bytes(const KernelVariant& v, int radius) {
+    if (build_option(v.options, "SW") != 2) return 0;
+    // Two uint4 (rb, ga) per work-item and window row.
+    return 2 * (2 * static_cast<size_t>(radius) + 1) * sizeof(cl_uint4) * v.local[0] * v.local[1];
 }
 
 // sharpen through box.cl (-DSHARPEN=1): its exact integer window sums, quads as words.
@@ -101,7 +114,8 @@ public:
                   [r = radius_](const KernelVariant& v, const std::string& options) {
                       // BL_H quads each side; one uint4 per tile pixel.
                       return stencil::tile_local_bytes(v, options, (r + 3) / 4, r,
-                                                       sizeof(cl_uint4));
+                                                       sizeof(cl_uint4)) +
+                             stencil::box_ring_bytes(v, r);
                   }) {}
 
     void enqueue(FilterIo& io) override {
@@ -188,7 +202,8 @@ std::vector<FilterInfo> convolution_filters() {
                 static_cast<cl_float>(inst.get_float("amount")),
                 [r](const KernelVariant& v, const std::string& options) {
                     // BL_H quads each side; one uint4 per tile pixel.
-                    return stencil::tile_local_bytes(v, options, (r + 3) / 4, r, sizeof(cl_uint4));
+                    return stencil::tile_local_bytes(v, options, (r + 3) / 4, r, sizeof(cl_uint4)) +
+                           stencil::box_ring_bytes(v, r);
                 });
         };
         out.push_back(std::move(f));
