@@ -46,6 +46,9 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_HALF ((RADIUS + 3) / 4)   // quads on each side of the block
 #define GS_NQ (2 * GS_HALF + 1)      // quads per input row
 #define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
+#if defined(C3) && C3 && !(defined(LM) && LM == 2)
+#error "gaussian: C3 is an option of the streaming path (LM=2)"
+#endif
 
 // The 4 pixels of the quad at xa of row y (clamped) as floats, into p[0..3] (-DQW: as words).
 inline void gs_load_quad(__global const uchar* src, int pitch, int xa, int y, int width,
@@ -107,31 +110,38 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 }
 
 #if defined(LM) && LM == 2
-// Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=.. [-DQX=..]; work-group
-// LX x LY, per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY PY NCH
-// rows tall in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring of
-// CH + 2r rows of __local, as three float planes (R, G, B; alpha is not filtered), each element
+// Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=.. [-DQX=..] [-DC3=1];
+// work-group LX x LY, per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY
+// PY NCH rows tall in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring
+// of CH + 2r rows of __local, as three float planes (R, G, B; alpha is not filtered), each element
 // the 4 columns of one quad (a work-item's float4 reads and writes are neighbouring 16 bytes: no
-// bank conflicts). Per chunk: the horizontal pass of the CH new rows, in tasks of QX adjacent
-// quads of a row shared out over the group's work-items (input quads read from global, the
-// overlap absorbed by L1; a task takes each quad it loads apart once, so QX = 2 or 4 converts
-// every pixel fewer times than one-quad tasks, which take each quad apart GS_NQ times: at
-// radius 6 that was a quarter of the kernel's instructions), barrier; then each work-item's
-// vertical pass on its 4 x PY outputs as a register sliding window over the PY + 2r ring rows
-// (each ring row read once per work-item), barrier. The 2r apron rows are computed once per
-// strip, not once per tile. Per output pixel the arithmetic is the same as the other paths, in
-// the same order (componentwise float4 ops, alpha dropped), so the frame is bit-identical.
+// bank conflicts). Per chunk: the horizontal pass of the CH new rows, in tasks of QX adjacent quads
+// of a row shared out over the group's work-items (input quads read from global, the overlap
+// absorbed by L1; a task takes each quad it loads apart once, so QX = 2 or 4 converts every pixel
+// fewer times than one-quad tasks, which take each quad apart GS_NQ times: at radius 6 that was a
+// quarter of the kernel's instructions), barrier; then each work-item's vertical pass on its 4 x PY
+// outputs as a register sliding window over the PY + 2r ring rows (each ring row read once per
+// work-item), barrier. The 2r apron rows are computed once per strip, not once per tile. Per output
+// pixel the arithmetic is the same as the other paths, in the same order (componentwise float4 ops,
+// alpha dropped), so the frame is bit-identical. -DC3=1: R, G, B only, see gs_h_task3's section.
 #ifndef NCH
 #define NCH 8
 #endif
 #ifndef QX
 #define QX 1
 #endif
+#ifndef C3
+#define C3 0
+#endif
 #if LX % QX
 #error "gaussian: LX must be a multiple of QX"
 #endif
+#if C3 && QW != 2
+#error "gaussian: C3 needs QW=2"
+#endif
 #define GR_CH (LY * PY)               // output rows per chunk
 #define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
+#define GR_PLANE (GR_RING * LX)       // float4 per plane of the ring
 #define GQ_NQ (QX + 2 * GS_HALF)      // quads a horizontal task loads
 #define GQ_TASKS (LX / QX)            // horizontal tasks per row
 
@@ -159,12 +169,133 @@ inline void gs_h_task(__global const uchar* src, int src_pitch, int width, int s
 
 inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
 
+#if C3
+// ---- Three channels only (-DC3=1, with -DQW=2) ----
+// The same frames as the float4 code above with fewer instructions per pixel: every step works
+// on R, G, B alone (the float4 code leaves dropping alpha's lane to the compiler) and the
+// bookkeeping around the arithmetic is cut.
+//  - Horizontal task (gs_h_task3): one channel at a time, only R, G, B of the 4 QX + 2r pixels
+//    the taps reach are converted (the QW=2 bit trick), the taps run on scalars and each result
+//    goes straight into its plane; a task whose quads all lie inside the row loads them with no
+//    per-quad edge test. Per channel the operations and their order are gs_h_at's (which does
+//    them lane by lane): p[m] wt[r], then fma(wt[r + k], p[m - k] + p[m + k], s), k = 1 .. r.
+//  - Vertical pass: the three planes are one __local array (a row's R, G, B loads share one
+//    address) and each ring row's address is one of two bases (before / after the wrap) instead
+//    of a wrap test and an index computation per row.
+//  - Output (gs_out3): R, G, B rounded as float_to_pixw does (v + 2^23: the integer, ties to
+//    even, in the low bits, under the bits of 2^23, 0x4B000000), packed with adds of disjoint
+//    fields (shifting the G and B words left pushes 0x4B out of the word) and the input's alpha
+//    bits; UNSHARP takes only R, G, B of the input apart. The plain blur skips the clamp to
+//    [0, PIX_MAX]: its float taps are positive and sum to at most 1 + 2^-24 per pass, and a
+//    result takes 3r + 2 roundings (radius 8: 26) of sums of non-negative terms, each by a
+//    factor of at most 1 + 2^-24, so it lies in [0, PIX_MAX (1 + 2e-6)], which v + 2^23 rounds
+//    to 0 .. PIX_MAX exactly as the clamped value would.
+// Estimate (clang's NVPTX output, interior groups, moves and constant loads left out, per output
+// pixel; the SASS differs, the proportions should not): Gaussian radius 6 at 16x8 PY=4 NCH=4,
+// QX=2 157 -> C3 QX=2 136 -> C3 QX=4 126 (NCH=8: 123), of which 39 horizontal and 39 vertical
+// multiply-adds are fixed by the arithmetic; unsharp radius 3, QX=2 122 -> C3 QX=4 104. The
+// same at RGBA16.
+
+// Channel c (0 R, 1 G, 2 B) of a pixel word as a float (pixw_to_float's lane c).
+inline float gs_chan(pixw_t w, int c) {
+#if WORK16
+    const uint u = c == 0 ? (w.x & 0xFFFFu) : c == 1 ? (w.x >> 16) : (w.y & 0xFFFFu);
+#else
+    const uint u = (w >> (8 * c)) & 0xFFu;
+#endif
+    return as_float(u | 0x4B000000u) - 8388608.0f;
+}
+
+// gs_h_at for one channel.
+inline float gs_h1(const float* p, int m, __constant float* wt) {
+    float s = p[m] * wt[RADIUS];
+#pragma unroll
+    for (int k = 1; k <= RADIUS; ++k) s = fma(wt[RADIUS + k], p[m - k] + p[m + k], s);
+    return s;
+}
+
+// gs_h_task with three channels: quads g QX .. g QX + QX - 1 of the strip (pixel columns from
+// sx) on row y (inside the frame) into plane elements e .. e + QX - 1 (hp: R, G, B planes).
+inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
+                       __constant float* wt, __local float4* hp, int e) {
+    const int x0 = sx + 4 * (QX * g - GS_HALF);  // the first loaded quad
+    quadw_t v[GQ_NQ];
+    if (x0 >= 0 && x0 + 4 * GQ_NQ <= width) {
+        __global const quadw_t* q0 = (__global const quadw_t*)(src + (size_t)y * (size_t)src_pitch +
+                                                               (size_t)x0 * sizeof(pix_t));
+#pragma unroll
+        for (int q = 0; q < GQ_NQ; ++q) v[q] = q0[q];
+    } else {
+#pragma unroll
+        for (int q = 0; q < GQ_NQ; ++q) v[q] = load_quadw(src, src_pitch, x0 + 4 * q, y, width);
+    }
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        float p[4 * GQ_NQ];  // the pixels' channel c (those no tap reaches are never used)
+#pragma unroll
+        for (int q = 0; q < GQ_NQ; ++q) {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) p[4 * q + i] = gs_chan(QW_PIX(v[q], i), c);
+        }
+#pragma unroll
+        for (int j = 0; j < QX; ++j) {
+            const int m = GS_OFF + RADIUS + 4 * j;
+            hp[c * GR_PLANE + e + j] = (float4)(gs_h1(p, m, wt), gs_h1(p, m + 1, wt),
+                                                gs_h1(p, m + 2, wt), gs_h1(p, m + 3, wt));
+        }
+    }
+}
+
+// v + 2^23 as bits (float_to_pixw's rounding), clamped first for UNSHARP (see above).
+inline uint gs_round_bits(float v) {
+#if UNSHARP
+    v = fmin(fmax(v, 0.0f), PIX_MAX);
+#endif
+    return as_uint(v + 8388608.0f);
+}
+
+// The output word of one pixel from its blurred R, G, B and its input word `in`.
+inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amount) {
+#if UNSHARP
+    const float ir = gs_chan(in, 0);
+    const float ig = gs_chan(in, 1);
+    const float ib = gs_chan(in, 2);
+    r = ir + amount * (ir - r);
+    g = ig + amount * (ig - g);
+    b = ib + amount * (ib - b);
+#endif
+    const uint rb = gs_round_bits(r);
+    const uint gb = gs_round_bits(g);
+    const uint bb = gs_round_bits(b);
+#if WORK16
+    return (uint2)((rb & 0xFFFFu) + (gb << 16), (bb & 0xFFFFu) | (in.y & 0xFFFF0000u));
+#else
+    return ((rb & 0x00FFFFFFu) | (in & 0xFF000000u)) + (gb << 8) + (bb << 16);
+#endif
+}
+
+// gs_store with three channels: r, g, b hold the quad's 4 columns.
+inline void gs_store3(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
+                      int xa, int y, int width, float4 r, float4 g, float4 b, float amount) {
+    const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
+    pixw_t o[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+        o[c] = gs_out3(QW_PIX(in, c), gs_lane(r, c), gs_lane(g, c), gs_lane(b, c), amount);
+    store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
+}
+#endif  // C3
+
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height, __constant float* wt, float amount) {
+#if C3
+    __local float4 hp[3 * GR_PLANE];  // the R, G, B planes
+#else
     __local float4 hr[GR_RING * LX];
     __local float4 hg[GR_RING * LX];
     __local float4 hb[GR_RING * LX];
+#endif
     const int lx = (int)get_local_id(0);
     const int ly = (int)get_local_id(1);
     const int lid = ly * LX + lx;
@@ -177,8 +308,14 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     // the first chunk's new rows.
     for (int t = lid; t < 2 * RADIUS * GQ_TASKS; t += LX * LY) {
         const int u = t / GQ_TASKS;
+#if C3
+        const int g = t - u * GQ_TASKS;
+        gs_h_task3(src, src_pitch, width, sx, g, clamp_y(sy - RADIUS + u, height), wt, hp,
+                   u * LX + QX * g);
+#else
         gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS, clamp_y(sy - RADIUS + u, height),
                   wt, hr, hg, hb, u);
+#endif
     }
 
     int w0 = 2 * RADIUS;  // ring row of this chunk's first new input row
@@ -190,19 +327,42 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             const int u = t / GQ_TASKS;
             int row = w0 + u;
             if (row >= GR_RING) row -= GR_RING;
+#if C3
+            const int g = t - u * GQ_TASKS;
+            gs_h_task3(src, src_pitch, width, sx, g, clamp_y(cy + RADIUS + u, height), wt, hp,
+                       row * LX + QX * g);
+#else
             gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS,
                       clamp_y(cy + RADIUS + u, height), wt, hr, hg, hb, row);
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
         float4 ar[PY], ag[PY], ab[PY];  // 4 columns of R, G, B per output row
+#if C3
+        // Ring rows v0 + ly PY + j, j = 0 .. PY + 2r - 1, wrap at most once: at j = wrap.
+        int s0 = v0 + ly * PY;
+        if (s0 >= GR_RING) s0 -= GR_RING;
+        const int wrap = GR_RING - s0;
+        // Row j's G element before the wrap: pa + j LX; after it: pb + j LX (R and B: one
+        // plane before and after).
+        __local const float4* pa = hp + (GR_PLANE + s0 * LX + lx);
+        __local const float4* pb = pa - GR_PLANE;
+#endif
 #pragma unroll
         for (int j = 0; j < PY + 2 * RADIUS; ++j) {
+#if C3
+            __local const float4* e = (j < wrap ? pa : pb) + j * LX;
+            const float4 r = e[-GR_PLANE];
+            const float4 g = e[0];
+            const float4 b = e[GR_PLANE];
+#else
             int row = v0 + ly * PY + j;
             if (row >= GR_RING) row -= GR_RING;
             const float4 r = hr[row * LX + lx];
             const float4 g = hg[row * LX + lx];
             const float4 b = hb[row * LX + lx];
+#endif
 #pragma unroll
             for (int i = 0; i < PY; ++i) {
                 const int k = j - i;
@@ -222,11 +382,16 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             for (int i = 0; i < PY; ++i) {
                 const int y = cy + ly * PY + i;
                 if (y >= height) break;
+#if C3
+                gs_store3(src, src_pitch, dst, dst_pitch, xa, y, width, ar[i], ag[i], ab[i],
+                          amount);
+#else
                 float4 acc[4];
 #pragma unroll
                 for (int c = 0; c < 4; ++c)
                     acc[c] = (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
                 gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, amount);
+#endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -64,7 +64,18 @@ std::vector<KernelVariant> gaussian_variants() {
             // QX=4 with PY=2 and 32x8 measured slower and dropped.
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2", {16, 8}, {4, 16}},
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4", {16, 8}, {4, 16}}};
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4", {16, 8}, {4, 16}},
+            // Three channels (gaussian.cl's C3): R, G, B only in every step, interior tasks
+            // load their quads with no edge test, no ring wrap test per row, output words put
+            // together from R, G, B and the input's alpha bits; the same frames with about a
+            // fifth fewer instructions per pixel (PTX estimate, Gaussian r6 157 -> 126, unsharp
+            // r3 122 -> 104 at QX=4), so QX=4 may now pay. The best shapes above, a taller strip
+            // (less apron per output row) and 16x16.
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 16}, {4, 8}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=8 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 32}}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
