@@ -139,17 +139,23 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #define SW_W (2 * RADIUS + 1)        // window rows
 #define SW_ROWS (PY + 2 * RADIUS)    // input rows per work-item
 
-// Row y's horizontal window sums at columns xa .. xa+3, as rb[c] and ga[c].
-inline void sw_row(__global const uchar* src, int pitch, int xa, int y, int width, uint* rb,
-                   uint* ga) {
+#define SW_NQ (SW_NP / 4)            // word quads loaded per row
+
+// The word quads row y's horizontal sums at xa .. xa+3 need (clamped to the edge).
+inline void sw_load(__global const uchar* src, int pitch, int xa, int y, int width, quadw_t* q) {
+#pragma unroll
+    for (int i = 0; i < SW_NQ; ++i) q[i] = load_quadw(src, pitch, xa + 4 * (i - SW_H), y, width);
+}
+
+// A row's horizontal window sums at columns xa .. xa+3 from its quads, as rb[c] and ga[c].
+inline void sw_sums(const quadw_t* q, uint* rb, uint* ga) {
     uint prb[SW_NP], pga[SW_NP];
 #pragma unroll
-    for (int q = 0; q < SW_NP / 4; ++q) {
-        const quadw_t v = load_quadw(src, pitch, xa + 4 * (q - SW_H), y, width);
+    for (int i = 0; i < SW_NQ; ++i) {
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            prb[4 * q + c] = QW_PIX(v, c) & 0x00FF00FFu;
-            pga[4 * q + c] = (QW_PIX(v, c) >> 8) & 0x00FF00FFu;
+            prb[4 * i + c] = QW_PIX(q[i], c) & 0x00FF00FFu;
+            pga[4 * i + c] = (QW_PIX(q[i], c) >> 8) & 0x00FF00FFu;
         }
     }
     uint srb = 0u, sga = 0u;
@@ -169,6 +175,14 @@ inline void sw_row(__global const uchar* src, int pitch, int xa, int y, int widt
     }
 }
 
+// Row y's horizontal window sums at columns xa .. xa+3.
+inline void sw_row(__global const uchar* src, int pitch, int xa, int y, int width, uint* rb,
+                   uint* ga) {
+    quadw_t q[SW_NQ];
+    sw_load(src, pitch, xa, y, width, q);
+    sw_sums(q, rb, ga);
+}
+
 // Output row y's quad at xa from the vertical sums of its 4 columns, two lanes per word.
 inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
                      int xa, int y, int width, uint4 vrb, uint4 vga BX_AMOUNT_PARAM) {
@@ -185,7 +199,11 @@ inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* d
 // __local instead of registers (each work-item its own slots: no barriers), so a work-item
 // can walk many rows (large PY: the 2R apron rows are re-read less often) with few registers.
 // Ring slot s of work-item `lid`: rb at ring[(2 s) N + lid], ga at ring[(2 s + 1) N + lid],
-// N = LX LY (neighbouring work-items touch neighbouring 16 bytes).
+// N = LX LY (neighbouring work-items touch neighbouring 16 bytes). -DPF=1: the next row's
+// quads are loaded before this row is summed, so two rows' loads are in flight per work-item.
+#ifndef PF
+#define PF 0
+#endif
 #define SW_N (LX * LY)
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
@@ -197,9 +215,21 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     if (xa >= width || y0 >= height) return;
     uint4 vrb = (uint4)(0u), vga = (uint4)(0u);
     int slot = 0;  // ring slot of input row j (j mod 2R + 1)
+#if PF
+    quadw_t q[SW_NQ];
+    sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS, height), width, q);
+#endif
     for (int j = 0; j < SW_ROWS; ++j) {
         uint rb[4], ga[4];
+#if PF
+        quadw_t next[SW_NQ];
+        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + 1, height), width, next);
+        sw_sums(q, rb, ga);
+#pragma unroll
+        for (int i = 0; i < SW_NQ; ++i) q[i] = next[i];
+#else
         sw_row(src, src_pitch, xa, clamp_y(y0 - RADIUS + j, height), width, rb, ga);
+#endif
         const uint4 hrb = (uint4)(rb[0], rb[1], rb[2], rb[3]);
         const uint4 hga = (uint4)(ga[0], ga[1], ga[2], ga[3]);
         vrb += hrb;
