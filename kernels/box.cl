@@ -199,8 +199,8 @@ inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* d
 // __local instead of registers (each work-item its own slots: no barriers), so a work-item
 // can walk many rows (large PY: the 2R apron rows are re-read less often) with few registers.
 // Ring slot s of work-item `lid`: rb at ring[(2 s) N + lid], ga at ring[(2 s + 1) N + lid],
-// N = LX LY (neighbouring work-items touch neighbouring 16 bytes). -DPF=1: the next row's
-// quads are loaded before this row is summed, so two rows' loads are in flight per work-item.
+// N = LX LY (neighbouring work-items touch neighbouring 16 bytes). -DPF=n: the quads of row
+// j + n are loaded before row j is summed, so n + 1 rows' loads are in flight per work-item.
 #ifndef PF
 #define PF 0
 #endif
@@ -216,17 +216,23 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     uint4 vrb = (uint4)(0u), vga = (uint4)(0u);
     int slot = 0;  // ring slot of input row j (j mod 2R + 1)
 #if PF
-    quadw_t q[SW_NQ];
-    sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS, height), width, q);
+    quadw_t q[PF][SW_NQ];  // rows j .. j + PF - 1
+#pragma unroll
+    for (int k = 0; k < PF; ++k)
+        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + k, height), width, q[k]);
 #endif
     for (int j = 0; j < SW_ROWS; ++j) {
         uint rb[4], ga[4];
 #if PF
         quadw_t next[SW_NQ];
-        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + 1, height), width, next);
-        sw_sums(q, rb, ga);
+        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + PF, height), width, next);
+        sw_sums(q[0], rb, ga);
 #pragma unroll
-        for (int i = 0; i < SW_NQ; ++i) q[i] = next[i];
+        for (int k = 0; k + 1 < PF; ++k)
+#pragma unroll
+            for (int i = 0; i < SW_NQ; ++i) q[k][i] = q[k + 1][i];
+#pragma unroll
+        for (int i = 0; i < SW_NQ; ++i) q[PF - 1][i] = next[i];
 #else
         sw_row(src, src_pitch, xa, clamp_y(y0 - RADIUS + j, height), width, rb, ga);
 #endif

@@ -68,11 +68,14 @@ std::vector<KernelVariant> box_variants() {
             {"-DSW=2 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
             {"-DSW=2 -DQW=1 -DLX=32 -DLY=2 -DPY=64", {32, 2}, {4, 64}, box_sw_applies},
             {"-DSW=2 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-            // ... and the next row's loads in flight while this one is summed (PF=1).
+            // ... and the next PF rows' loads in flight while this one is summed.
             {"-DSW=2 -DPF=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
             {"-DSW=2 -DPF=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
             {"-DSW=2 -DPF=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-            {"-DSW=2 -DPF=1 -DQW=1 -DLX=32 -DLY=4 -DPY=8", {32, 4}, {4, 8}, box_sw_applies}};
+            {"-DSW=2 -DPF=1 -DQW=1 -DLX=32 -DLY=4 -DPY=8", {32, 4}, {4, 8}, box_sw_applies},
+            {"-DSW=2 -DPF=2 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
+            {"-DSW=2 -DPF=2 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
+            {"-DSW=2 -DPF=3 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies}};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
