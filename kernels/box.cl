@@ -119,27 +119,30 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 }
 
 #if defined(SW) && SW
-// Two channels per register (-DSW=1 -DPY=..; with QW, RGBA8 and RADIUS <= 7 only: the tuner
-// offers these candidates nowhere else). A pixel word splits into two words of 16-bit lanes,
-// rb = R | B << 16 and ga = G | A << 16 (one AND; a shift and an AND), and every sum below adds
-// both lanes with one integer add. Exact: a lane's true value never exceeds 255 (2R + 1)^2 <=
-// 57375 < 2^16, so the word (lo + 2^16 hi, modulo 2^32) always holds both lanes exactly, however
-// an intermediate add or subtract borrowed across them. Each work-item makes 4 x PY pixels and
-// walks down its PY + 2R input rows ONCE: a row's horizontal sums are formed once (R / 2 + 1
-// aligned word quads, then 3 slides), kept in registers for the 2R + 1 rows they stay in the
-// window (the loop is unrolled, so the ring is registers), and the vertical sums slide (this
-// row's in, the row 2R + 1 above out). The output is box_strip's below (bx_out / bx_sharpen on
+// Two channels per register (-DSW=1 -DLX=.. -DLY=.. -DPY=..; with QW, RGBA8 and RADIUS <= 7
+// only: the tuner offers these candidates nowhere else). A pixel word splits into two words of
+// 16-bit lanes, rb = R | B << 16 and ga = G | A << 16 (one AND; a shift and an AND), and every
+// sum below adds both lanes with one integer add. Exact: a lane's true value never exceeds
+// 255 (2R + 1)^2 <= 57375 < 2^16, so the word (lo + 2^16 hi, modulo 2^32) always holds both
+// lanes exactly, however an intermediate add or subtract borrowed across them.
+// Each work-item makes 4 x PY pixels and walks down its PY + 2R input rows once: a row's
+// horizontal sums are formed once (R / 2 + 1 aligned word quads, then 3 slides) and wait in a
+// ring in __local for the 2R + 1 rows they stay in the window (each work-item its own slots: no
+// barriers; registers stay few, so PY can be large and the 2R apron rows are re-read rarely);
+// the vertical sums slide (this row's in, the row 2R + 1 above out). The quads of row j + 1 are
+// loaded before row j is summed, so two rows' loads are in flight per work-item (measured: the
+// walk was latency-bound without it). The output is box_strip's below (bx_out / bx_sharpen on
 // the same exact sums), so the frame is the same.
 #if WORK16 || RADIUS > 7 || !QW
 #error "box.cl: SW needs RGBA8 (WORK16=0), RADIUS <= 7 and QW"
 #endif
-#define SW_H ((RADIUS + 3) / 4)      // word quads loaded on each side of the block's
-#define SW_NP (4 * (2 * SW_H + 1))   // pixels loaded per row
-#define SW_OFF (4 * SW_H - RADIUS)   // index of pixel xa - R among them
-#define SW_W (2 * RADIUS + 1)        // window rows
-#define SW_ROWS (PY + 2 * RADIUS)    // input rows per work-item
-
-#define SW_NQ (SW_NP / 4)            // word quads loaded per row
+#define SW_H ((RADIUS + 3) / 4)     // word quads loaded on each side of the block's
+#define SW_NQ (2 * SW_H + 1)        // word quads loaded per row
+#define SW_NP (4 * SW_NQ)           // pixels loaded per row
+#define SW_OFF (4 * SW_H - RADIUS)  // index of pixel xa - R among them
+#define SW_W (2 * RADIUS + 1)       // window rows
+#define SW_ROWS (PY + 2 * RADIUS)   // input rows per work-item
+#define SW_N (LX * LY)              // work-items per group
 
 // The word quads row y's horizontal sums at xa .. xa+3 need (clamped to the edge).
 inline void sw_load(__global const uchar* src, int pitch, int xa, int y, int width, quadw_t* q) {
@@ -147,8 +150,8 @@ inline void sw_load(__global const uchar* src, int pitch, int xa, int y, int wid
     for (int i = 0; i < SW_NQ; ++i) q[i] = load_quadw(src, pitch, xa + 4 * (i - SW_H), y, width);
 }
 
-// A row's horizontal window sums at columns xa .. xa+3 from its quads, as rb[c] and ga[c].
-inline void sw_sums(const quadw_t* q, uint* rb, uint* ga) {
+// A row's horizontal window sums at columns xa .. xa+3 from its quads, two lanes per word.
+inline void sw_sums(const quadw_t* q, uint4* rb, uint4* ga) {
     uint prb[SW_NP], pga[SW_NP];
 #pragma unroll
     for (int i = 0; i < SW_NQ; ++i) {
@@ -158,29 +161,24 @@ inline void sw_sums(const quadw_t* q, uint* rb, uint* ga) {
             pga[4 * i + c] = (QW_PIX(q[i], c) >> 8) & 0x00FF00FFu;
         }
     }
+    uint s[2][4];
     uint srb = 0u, sga = 0u;
 #pragma unroll
     for (int t = 0; t < SW_W; ++t) {
         srb += prb[SW_OFF + t];
         sga += pga[SW_OFF + t];
     }
-    rb[0] = srb;
-    ga[0] = sga;
+    s[0][0] = srb;
+    s[1][0] = sga;
 #pragma unroll
     for (int c = 1; c < 4; ++c) {
         srb += prb[SW_OFF + c + 2 * RADIUS] - prb[SW_OFF + c - 1];
         sga += pga[SW_OFF + c + 2 * RADIUS] - pga[SW_OFF + c - 1];
-        rb[c] = srb;
-        ga[c] = sga;
+        s[0][c] = srb;
+        s[1][c] = sga;
     }
-}
-
-// Row y's horizontal window sums at columns xa .. xa+3.
-inline void sw_row(__global const uchar* src, int pitch, int xa, int y, int width, uint* rb,
-                   uint* ga) {
-    quadw_t q[SW_NQ];
-    sw_load(src, pitch, xa, y, width, q);
-    sw_sums(q, rb, ga);
+    *rb = (uint4)(s[0][0], s[0][1], s[0][2], s[0][3]);
+    *ga = (uint4)(s[1][0], s[1][1], s[1][2], s[1][3]);
 }
 
 // Output row y's quad at xa from the vertical sums of its 4 columns, two lanes per word.
@@ -194,17 +192,8 @@ inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* d
              load_quadw(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
 }
 
-#if SW == 2
-// -DSW=2 -DLX=.. -DLY=..: the horizontal sums of the last 2R + 1 rows wait in a ring in
-// __local instead of registers (each work-item its own slots: no barriers), so a work-item
-// can walk many rows (large PY: the 2R apron rows are re-read less often) with few registers.
-// Ring slot s of work-item `lid`: rb at ring[(2 s) N + lid], ga at ring[(2 s + 1) N + lid],
-// N = LX LY (neighbouring work-items touch neighbouring 16 bytes). -DPF=n: the quads of row
-// j + n are loaded before row j is summed, so n + 1 rows' loads are in flight per work-item.
-#ifndef PF
-#define PF 0
-#endif
-#define SW_N (LX * LY)
+// Ring slot s of work-item `lid`: rb at ring[(2 s) N + lid], ga at ring[(2 s + 1) N + lid]
+// (neighbouring work-items touch neighbouring 16 bytes).
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height BX_AMOUNT_PARAM) {
@@ -215,29 +204,15 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     if (xa >= width || y0 >= height) return;
     uint4 vrb = (uint4)(0u), vga = (uint4)(0u);
     int slot = 0;  // ring slot of input row j (j mod 2R + 1)
-#if PF
-    quadw_t q[PF][SW_NQ];  // rows j .. j + PF - 1
-#pragma unroll
-    for (int k = 0; k < PF; ++k)
-        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + k, height), width, q[k]);
-#endif
+    quadw_t q[SW_NQ];  // input row j's quads (row j = y0 - R + j, clamped)
+    sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS, height), width, q);
     for (int j = 0; j < SW_ROWS; ++j) {
-        uint rb[4], ga[4];
-#if PF
         quadw_t next[SW_NQ];
-        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + PF, height), width, next);
-        sw_sums(q[0], rb, ga);
+        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + 1, height), width, next);
+        uint4 hrb, hga;
+        sw_sums(q, &hrb, &hga);
 #pragma unroll
-        for (int k = 0; k + 1 < PF; ++k)
-#pragma unroll
-            for (int i = 0; i < SW_NQ; ++i) q[k][i] = q[k + 1][i];
-#pragma unroll
-        for (int i = 0; i < SW_NQ; ++i) q[PF - 1][i] = next[i];
-#else
-        sw_row(src, src_pitch, xa, clamp_y(y0 - RADIUS + j, height), width, rb, ga);
-#endif
-        const uint4 hrb = (uint4)(rb[0], rb[1], rb[2], rb[3]);
-        const uint4 hga = (uint4)(ga[0], ga[1], ga[2], ga[3]);
+        for (int i = 0; i < SW_NQ; ++i) q[i] = next[i];
         vrb += hrb;
         vga += hga;
         if (j >= SW_W) {  // the slot holds row j - (2R + 1), which leaves the window
@@ -247,44 +222,13 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         my[2 * slot * SW_N] = hrb;
         my[(2 * slot + 1) * SW_N] = hga;
         if (++slot == SW_W) slot = 0;
-        if (j >= 2 * RADIUS) {
+        if (j >= 2 * RADIUS) {  // output row j - 2R's window is complete
             const int y = y0 + j - 2 * RADIUS;
             if (y >= height) break;
             sw_store(src, src_pitch, dst, dst_pitch, xa, y, width, vrb, vga BX_AMOUNT_ARG);
         }
     }
 }
-#else
-__kernel void box_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
-                        int dst_pitch, int width, int height BX_AMOUNT_PARAM) {
-    const int xa = (int)get_global_id(0) * 4;
-    const int y0 = (int)get_global_id(1) * PY;
-    if (xa >= width || y0 >= height) return;
-    uint hrb[SW_ROWS][4], hga[SW_ROWS][4];  // input row j's horizontal sums (registers)
-    uint vrb[4] = {0u, 0u, 0u, 0u}, vga[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-    for (int j = 0; j < SW_ROWS; ++j) {
-        // Input row j is y0 - R + j; output row i = j - 2R's window is input rows i .. j.
-        sw_row(src, src_pitch, xa, clamp_y(y0 - RADIUS + j, height), width, hrb[j], hga[j]);
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            vrb[c] += hrb[j][c];
-            vga[c] += hga[j][c];
-            if (j >= SW_W) {
-                vrb[c] -= hrb[j - SW_W][c];
-                vga[c] -= hga[j - SW_W][c];
-            }
-        }
-        if (j >= 2 * RADIUS) {
-            const int y = y0 + j - 2 * RADIUS;
-            if (y >= height) break;
-            sw_store(src, src_pitch, dst, dst_pitch, xa, y, width,
-                     (uint4)(vrb[0], vrb[1], vrb[2], vrb[3]),
-                     (uint4)(vga[0], vga[1], vga[2], vga[3]) BX_AMOUNT_ARG);
-        }
-    }
-}
-#endif  // SW == 2
 #elif defined(LM) && LM
 // Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the
 // group's tile is 4 LX columns x LY PY rows; its input rows (+ R above and below, clamped) and

@@ -139,15 +139,6 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if C3 && QW != 2
 #error "gaussian: C3 needs QW=2"
 #endif
-// -DPF=1 (with C3): the next chunk's horizontal-pass loads go out before this chunk's vertical
-// pass (see the kernel); every work-item then has the same GP_NT = PY / QX tasks per chunk.
-#ifndef PF
-#define PF 0
-#endif
-#if PF && (!C3 || PY % QX)
-#error "gaussian: PF needs C3 and PY a multiple of QX"
-#endif
-#define GP_NT (PY / QX)
 #define GR_CH (LY * PY)               // output rows per chunk
 #define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
 #define GR_PLANE (GR_RING * LX)       // float4 per plane of the ring
@@ -225,10 +216,10 @@ inline float gs_h1(const float* p, int m, __constant float* wt) {
 
 // gs_h_task with three channels: quads g QX .. g QX + QX - 1 of the strip (pixel columns from
 // sx) on row y (inside the frame) into plane elements e .. e + QX - 1 (hp: R, G, B planes).
-// In two steps: gs_task_load (the quads, into v) and gs_task_h3 (the taps).
-inline void gs_task_load(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
-                         quadw_t* v) {
+inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
+                       __constant float* wt, __local float4* hp, int e) {
     const int x0 = sx + 4 * (QX * g - GS_HALF);  // the first loaded quad
+    quadw_t v[GQ_NQ];
     if (x0 >= 0 && x0 + 4 * GQ_NQ <= width) {
         __global const quadw_t* q0 = (__global const quadw_t*)(src + (size_t)y * (size_t)src_pitch +
                                                                (size_t)x0 * sizeof(pix_t));
@@ -238,9 +229,6 @@ inline void gs_task_load(__global const uchar* src, int src_pitch, int width, in
 #pragma unroll
         for (int q = 0; q < GQ_NQ; ++q) v[q] = load_quadw(src, src_pitch, x0 + 4 * q, y, width);
     }
-}
-
-inline void gs_task_h3(const quadw_t* v, __constant float* wt, __local float4* hp, int e) {
 #pragma unroll
     for (int c = 0; c < 3; ++c) {
         float p[4 * GQ_NQ];  // the pixels' channel c (those no tap reaches are never used)
@@ -256,13 +244,6 @@ inline void gs_task_h3(const quadw_t* v, __constant float* wt, __local float4* h
                                                 gs_h1(p, m + 2, wt), gs_h1(p, m + 3, wt));
         }
     }
-}
-
-inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
-                       __constant float* wt, __local float4* hp, int e) {
-    quadw_t v[GQ_NQ];
-    gs_task_load(src, src_pitch, width, sx, g, y, v);
-    gs_task_h3(v, wt, hp, e);
 }
 
 // v + 2^23 as bits (float_to_pixw's rounding), clamped first for UNSHARP (see above).
@@ -339,42 +320,9 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 
     int w0 = 2 * RADIUS;  // ring row of this chunk's first new input row
     int v0 = 0;           // ring row of this chunk's first output row's first input row
-#if PF
-    // Task k of this work-item in every chunk: t = lid + k LX LY (row u = t / GQ_TASKS of the
-    // chunk's new rows, quad group t mod GQ_TASKS). Its quads for chunk ch + 1 are loaded after
-    // chunk ch's horizontal pass, so they are in flight during ch's vertical pass.
-    quadw_t pv[GP_NT][GQ_NQ];
-#pragma unroll
-    for (int k = 0; k < GP_NT; ++k) {
-        const int t = lid + k * LX * LY;
-        const int u = t / GQ_TASKS;
-        gs_task_load(src, src_pitch, width, sx, t - u * GQ_TASKS,
-                     clamp_y(sy + RADIUS + u, height), pv[k]);
-    }
-#endif
     for (int ch = 0; ch < NCH; ++ch) {
         const int cy = sy + ch * GR_CH;  // the chunk's first output row
         if (cy >= height) break;          // uniform over the group
-#if PF
-#pragma unroll
-        for (int k = 0; k < GP_NT; ++k) {
-            const int t = lid + k * LX * LY;
-            const int u = t / GQ_TASKS;
-            int row = w0 + u;
-            if (row >= GR_RING) row -= GR_RING;
-            gs_task_h3(pv[k], wt, hp, row * LX + QX * (t - u * GQ_TASKS));
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (ch + 1 < NCH) {
-#pragma unroll
-            for (int k = 0; k < GP_NT; ++k) {
-                const int t = lid + k * LX * LY;
-                const int u = t / GQ_TASKS;
-                gs_task_load(src, src_pitch, width, sx, t - u * GQ_TASKS,
-                             clamp_y(cy + GR_CH + RADIUS + u, height), pv[k]);
-            }
-        }
-#else
         for (int t = lid; t < GR_CH * GQ_TASKS; t += LX * LY) {
             const int u = t / GQ_TASKS;
             int row = w0 + u;
@@ -389,7 +337,6 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-#endif  // PF
 
         float4 ar[PY], ag[PY], ab[PY];  // 4 columns of R, G, B per output row
 #if C3

@@ -75,13 +75,7 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 16}, {4, 8}},
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=8 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 32}},
-            // ... with the next chunk's loads in flight during this chunk's vertical pass (PF).
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPF=1", {16, 8}, {4, 16}},
-            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPF=1", {16, 16}, {4, 8}},
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPF=1", {16, 8}, {4, 16}},
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1 -DPF=1", {16, 8}, {4, 16}},
-            {"-DLM=2 -DLX=32 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPF=1", {32, 8}, {4, 16}}};
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=8 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 32}}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of

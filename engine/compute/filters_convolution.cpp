@@ -55,31 +55,19 @@ std::vector<KernelVariant> box_variants() {
             {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=1", {16, 8}, {4, 2}},
             {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}},
-            // Two channels per register (box.cl's SW path): RGBA8 and radius <= 7 only.
-            {"-DSW=1 -DQW=1 -DPY=4", {32, 8}, {4, 4}, box_sw_applies},
-            {"-DSW=1 -DQW=1 -DPY=8", {32, 4}, {4, 8}, box_sw_applies},
-            {"-DSW=1 -DQW=1 -DPY=16", {32, 4}, {4, 16}, box_sw_applies},
-            {"-DSW=1 -DQW=1 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-            {"-DSW=1 -DQW=1 -DPY=32", {32, 2}, {4, 32}, box_sw_applies},
-            {"-DSW=1 -DQW=1 -DPY=8", {64, 2}, {4, 8}, box_sw_applies},
-            // ... with the window's rows in a __local ring (SW=2): long walks, few registers.
-            {"-DSW=2 -DQW=1 -DLX=32 -DLY=4 -DPY=16", {32, 4}, {4, 16}, box_sw_applies},
-            {"-DSW=2 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
-            {"-DSW=2 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
-            {"-DSW=2 -DQW=1 -DLX=32 -DLY=2 -DPY=64", {32, 2}, {4, 64}, box_sw_applies},
-            {"-DSW=2 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-            // ... and the next PF rows' loads in flight while this one is summed.
-            {"-DSW=2 -DPF=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
-            {"-DSW=2 -DPF=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
-            {"-DSW=2 -DPF=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-            {"-DSW=2 -DPF=1 -DQW=1 -DLX=32 -DLY=4 -DPY=8", {32, 4}, {4, 8}, box_sw_applies},
-            {"-DSW=2 -DPF=2 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
-            {"-DSW=2 -DPF=2 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-            {"-DSW=2 -DPF=3 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies}};
+            // Two channels per register, the window's rows in a __local ring (box.cl's SW
+            // path): RGBA8 and radius <= 7 only. Measured (H100, 4K), the ring in registers
+            // (a fully unrolled walk) and deeper prefetch lost to these everywhere.
+            {"-DSW=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DLX=32 -DLY=4 -DPY=8", {32, 4}, {4, 8}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DLX=128 -DLY=1 -DPY=32", {128, 1}, {4, 32}, box_sw_applies},
+            {"-DSW=1 -DQW=1 -DLX=32 -DLY=2 -DPY=48", {32, 2}, {4, 48}, box_sw_applies}};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
-    if (build_option(v.options, "SW") != 2) return 0;
+    if (build_option(v.options, "SW") != 1) return 0;
     // Two uint4 (rb, ga) per work-item and window row.
     return 2 * (2 * static_cast<size_t>(radius) + 1) * sizeof(cl_uint4) * v.local[0] * v.local[1];
 }

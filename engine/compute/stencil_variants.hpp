@@ -27,7 +27,7 @@ std::vector<KernelVariant> gaussian_variants();
 // __local bytes of a gaussian_strip streaming candidate (-DLM=2) at radius r; 0 for the others.
 size_t gaussian_ring_bytes(const KernelVariant& v, int r);
 std::vector<KernelVariant> box_variants();  // box.cl: 4 x PY pixels per work-item
-// __local bytes of a box.cl candidate with the window ring in __local (-DSW=2) at radius r; 0
+// __local bytes of a box.cl candidate with the window ring in __local (-DSW=1) at radius r; 0
 // for the others.
 size_t box_ring_bytes(const KernelVariant& v, int radius);
 // box.cl with -DSHARPEN=1 (what the sharpen filter runs): box's QW candidates.
