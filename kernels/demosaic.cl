@@ -153,12 +153,13 @@ inline void load_row(__global const uchar* src, int pitch, int xa, int y, int wi
 //    (an average stays in range).
 //  - mono16: a pair is an int2 (one 32-bit lane per pixel; |S| < 2^21), the same formulas with
 //    a clamp to 0..65535.
-// Each pixel is then built as its word (R | G << 8 | B << 16 | alpha max << 24; mono16: two
-// words) and each quad stored as one 16 / 32-byte store (store_quadw).
+// The channel pairs then make the quad's pixel words (dm_pixels: R | G << 8 | B << 16 | alpha
+// max << 24; mono16: two words), stored as one 16 / 32-byte store (store_quadw). Blocks away
+// from the frame's edges read their rows with aligned word loads and one pointer step per row.
 // Estimated machine instructions per pixel (mono8 MHC, PX 4, PY 4; not measured): about 4 to
-// split the rows into pairs, 6.5 for the sums, 9.5 to round and saturate, 2.5 to build the
-// word and 2 for loads, addresses and the store: about 25, against about 35 in the float path,
-// 7 of them conversions (4 to float, 3 back).
+// split the rows into pairs, 6.5 for the sums, 10 to round and saturate (7 with packed 16x2
+// min/max), 3 to build the words, 1.5 for loads, addresses and the store: about 25, against
+// about 35 in the float path, 7 of them conversions (4 to float, 3 back).
 
 #define DM_Q (PX / 4)  // quads per row of a block
 #if PX % 4
@@ -174,9 +175,13 @@ typedef uint dp_t;   // a pair: pixel x in bits 0..15, x + 2 in 16..31
 #define DM_LANES(k) (0x00010001u * (uint)(k))  // k in both lanes
 #define DM_BIAS DM_LANES(0x8000)
 #endif
-// One channel of a pair, lane 0 in .x, lane 1 in .y: mono8: in bits 0..7 (the bits above are
-// not cleared, dm_pixel masks them); mono16: 0..65535.
+// One channel of a pair. mono8: a word, lane 0's value in byte 0, lane 1's in byte 2 (bytes 1
+// and 3 undefined), which dm_pixels turns into two pixel words; mono16: (lane 0, lane 1).
+#if WORK16
 typedef uint2 dmc_t;
+#else
+typedef uint dmc_t;
+#endif
 
 // The words of row y (inside the frame) that a block at xa (a multiple of PX) reads: w[i] holds
 // samples xa + 4 (i - 1) .. + 3. Away from the left and right edges: aligned word loads. Near
@@ -246,9 +251,11 @@ inline dmc_t dm_round4(dp_t s) {
 inline dmc_t dm_sample(dp_t p) {
     return as_uint2(p);
 }
-inline pixw_t dm_pixel(uint r, uint g, uint b) {
-    return (uint2)(r | g << 16, b | 0xFFFF0000u);
+// The pixel words (two each) of lanes 0 and 1.
+inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
+    return (uint4)(r.x | g.x << 16, b.x | 0xFFFF0000u, r.y | g.y << 16, b.y | 0xFFFF0000u);
 }
+#define DM_QUAD(p0, p1) ((quadw_t)((p0).lo, (p1).lo, (p0).hi, (p1).hi))
 #else
 // t = 16 x value + DM_BIAS in each lane.
 inline dmc_t dm_round16(dp_t t) {
@@ -256,26 +263,32 @@ inline dmc_t dm_round16(dp_t t) {
 #if DI == 2
     // Both lanes at once (lane 0 cleared of lane 1's fraction first): one packed max and one
     // packed min where the device has them (sm_90's 16x2 forms), else split.
-    const uint c = as_uint(clamp(as_ushort2(l & DM_LANES(0xFFF)), (ushort)0x800, (ushort)0x8FF));
-    return (uint2)(c, c >> 16);
+    return as_uint(clamp(as_ushort2(l & DM_LANES(0xFFF)), (ushort)0x800, (ushort)0x8FF));
 #else
-    return (uint2)(clamp(l & 0xFFFu, 0x800u, 0x8FFu), clamp(l, 0x08000000u, 0x08FFFFFFu) >> 16);
+    const uint lo = clamp(l & 0xFFFu, 0x800u, 0x8FFu);   // lane 0
+    const uint hi = clamp(l, 0x08000000u, 0x08FFFFFFu);  // lane 1 (lane 0 below it)
+    return (lo & 0xFFu) | (hi & 0xFFFFFF00u);
 #endif
 }
 inline dmc_t dm_round2(dp_t t) {
-    const uint l = (t + ((t >> 1) & DM_LANES(1))) >> 1;
-    return (uint2)(l, l >> 16);
+    return (t + ((t >> 1) & DM_LANES(1))) >> 1;
 }
 inline dmc_t dm_round4(dp_t t) {
-    const uint l = (t + DM_LANES(1) + ((t >> 2) & DM_LANES(1))) >> 2;
-    return (uint2)(l, l >> 16);
+    return (t + DM_LANES(1) + ((t >> 2) & DM_LANES(1))) >> 2;
 }
 inline dmc_t dm_sample(dp_t p) {
-    return (uint2)(p, p >> 16);
+    return p;
 }
-inline pixw_t dm_pixel(uint r, uint g, uint b) {
-    return (r & 0xFFu) | (g & 0xFFu) << 8 | (b & 0xFFu) << 16 | 0xFF000000u;
+// The pixel words of lanes 0 and 1 of channel pairs r, g, b. x = r | g << 8 in each lane holds
+// both pixels' R and G; y, b with its lanes swapped | alpha max << 8 in each lane, their B and
+// alpha: lane 0's pixel is x's low half under y's high half, lane 1's x's high half under y's
+// low half (one funnel shift). About 3 operations per pixel (2 where byte permutes are used).
+inline uint2 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
+    const uint x = (r & 0x00FF00FFu) | ((g << 8) & 0xFF00FF00u);
+    const uint y = rotate(b, 16u) | 0xFF00FF00u;
+    return (uint2)((x & 0xFFFFu) | (y & 0xFFFF0000u), (x >> 16) | (y << 16));
 }
+#define DM_QUAD(p0, p1) ((quadw_t)((p0).x, (p1).x, (p0).y, (p1).y))
 #endif
 
 __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
@@ -284,15 +297,28 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
 
+    dmw_t w[PY + 4][DM_Q + 2];  // w[j][i]: samples xa + 4 (i - 1) .. + 3 of row y0 - 2 + j
+    if (xa >= 4 && xa + PX + 3 < width && y0 >= 2 && y0 + PY + 2 <= height) {
+        // Every row inside the frame (all blocks but those along the edges): aligned word
+        // loads, one pointer step per row, no reflection.
+        __global const uchar* row =
+            src + (size_t)(y0 - 2) * (size_t)src_pitch + (size_t)xa * sizeof(mono_t);
+#pragma unroll
+        for (int j = 0; j < PY + 4; ++j, row += src_pitch)
+#pragma unroll
+            for (int i = 0; i < DM_Q + 2; ++i)
+                w[j][i] = ((__global const dmw_t*)row)[i - 1];
+    } else {
+#pragma unroll
+        for (int j = 0; j < PY + 4; ++j)
+            dm_load_words(src, src_pitch, xa, reflect101(y0 - 2 + j, height), width, w[j]);
+    }
     dp_t p[PY + 4][DM_Q][6];  // p[j][q][k + 2]: P(k) of quad q in row y0 - 2 + j
 #pragma unroll
-    for (int j = 0; j < PY + 4; ++j) {
-        dmw_t w[DM_Q + 2];
-        dm_load_words(src, src_pitch, xa, reflect101(y0 - 2 + j, height), width, w);
+    for (int j = 0; j < PY + 4; ++j)
 #pragma unroll
         for (int q = 0; q < DM_Q; ++q)
-            dm_pairs(w[q], w[q + 1], w[q + 2], p[j][q]);
-    }
+            dm_pairs(w[j][q], w[j][q + 1], w[j][q + 2], p[j][q]);
 
 #pragma unroll
     for (int j = 0; j < PY; ++j) {
@@ -322,9 +348,10 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
                 if (site == 1) {  // green: one missing colour on the row, the other on the column
                     dmc_t h, v;
 #if METHOD == 0
-                    // 16 x the float path's h and vv.
-                    h = dm_round16(10 * c + 8 * h1 - 2 * h2 - 2 * d + vs2 + DM_BIAS);
-                    v = dm_round16(10 * c + 8 * vs1 - 2 * vs2 - 2 * d + h2 + DM_BIAS);
+                    // 16 x the float path's h and vv: 10c + 8h1 - 2h2 - 2d + v2 and transposed.
+                    const dp_t g = 10 * c - 2 * d + DM_BIAS;
+                    h = dm_round16(g + 8 * h1 - 2 * h2 + vs2);
+                    v = dm_round16(g + 8 * vs1 - 2 * vs2 + h2);
 #else
                     h = dm_round2(h1);
                     v = dm_round2(vs1);
@@ -334,10 +361,11 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
                     ch[e][2 - row_colour] = v;
                 } else {  // red or blue: green on the cross, the other colour on the diagonals
 #if METHOD == 0
-                    // 16 x the float path's gg and o.
-                    const dp_t cross2 = h2 + vs2;
-                    ch[e][1] = dm_round16(8 * c + 4 * (h1 + vs1) - 2 * cross2 + DM_BIAS);
-                    ch[e][2 - site] = dm_round16(12 * c + 4 * d - 3 * cross2 + DM_BIAS);
+                    // 16 x the float path's gg and o: 8c + 4cross1 - 2cross2 and
+                    // 12c + 4d - 3cross2, both with l = 4c - cross2.
+                    const dp_t l = 4 * c - (h2 + vs2);
+                    ch[e][1] = dm_round16(4 * (h1 + vs1) + 2 * l + DM_BIAS);
+                    ch[e][2 - site] = dm_round16(4 * d + 3 * l + DM_BIAS);
 #else
                     ch[e][1] = dm_round4(h1 + vs1);
                     ch[e][2 - site] = dm_round4(d);
@@ -345,10 +373,8 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
                 }
             }
             // Pixel i of the quad is lane i >> 1 of pair i & 1.
-            const quadw_t out = (quadw_t)(dm_pixel(ch[0][0].x, ch[0][1].x, ch[0][2].x),
-                                          dm_pixel(ch[1][0].x, ch[1][1].x, ch[1][2].x),
-                                          dm_pixel(ch[0][0].y, ch[0][1].y, ch[0][2].y),
-                                          dm_pixel(ch[1][0].y, ch[1][1].y, ch[1][2].y));
+            const quadw_t out = DM_QUAD(dm_pixels(ch[0][0], ch[0][1], ch[0][2]),
+                                        dm_pixels(ch[1][0], ch[1][1], ch[1][2]));
             if (q == 0 || xa + 4 * q < width)
                 store_quadw(dst, dst_pitch, xa + 4 * q, y0 + j, width, out);
         }

@@ -99,6 +99,7 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPY=2 -DDI=1", {16, 16}, {4, 2}},
             {"-DPY=8 -DDI=1", {32, 4}, {4, 8}},
             {"-DPX=8 -DPY=2 -DDI=1", {32, 4}, {8, 2}},
+            {"-DPX=8 -DPY=4 -DDI=1", {32, 4}, {8, 4}},
             {"-DPY=4 -DDI=2", {32, 4}, {4, 4}},
             {"-DPY=4 -DDI=2", {64, 2}, {4, 4}}};
 }
