@@ -11,11 +11,15 @@
 // writes each row of PX pixels as PX / 4 aligned quad stores (a quad past the right edge is
 // skipped, the last one clipped). Away from the left and right edges a row is read with aligned
 // vector loads: PX 4: three 4-sample loads; PX 8/16: one aligned PX-sample load plus a 2-sample
-// load on each side (the apron). Near the edges: reflected single loads. The block starts on even coordinates, so every pixel's Bayer site is a compile-time
-// constant: no branches on the site, no per-sample reflection in the interior.
+// load on each side (the apron). Near the edges: reflected single loads. The block starts on
+// even coordinates, so every pixel's Bayer site is a compile-time constant: no branches on the
+// site, no per-sample reflection in the interior.
 // Global traffic: 1 sample read (L1/L2 absorb the (PY + 4) / PY row overlap) + 1 pixel written.
 // -DQW=1|2 (common.h's quads as words): each pixel is built as its word (float_to_pixw, alpha
 // max) and each quad written as one 16 / 32-byte store.
+// -DDI=1|2: the integer path ("The integer path" below): the same frames from integer adds,
+// shifts, masks and min/max only (no float, no conversion), two pixels per operation on mono8,
+// PX a multiple of 4, pixel words stored as with QW. DI=2 differs in the mono8 MHC saturation.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
@@ -35,6 +39,9 @@
 #endif
 #ifndef METHOD
 #define METHOD 0
+#endif
+#ifndef DI
+#define DI 0
 #endif
 
 #define DM_CAT_(a, b) a##b
@@ -120,6 +127,260 @@ inline void load_row(__global const uchar* src, int pitch, int xa, int y, int wi
 }
 #endif
 
+#if DI
+// ---- The integer path (-DDI=1|2) ----
+// Every filter is an integer combination of samples over 16 (MHC) or over 2 or 4 (bilinear), so
+// S = 16 (2, 4) x value is computed exactly in integers, then rounded to nearest even and
+// saturated as convert_*_sat_rte does with the exact float value: round(S / 16) is
+// (S + 7 + bit 4 of S) >> 4 (an arithmetic shift: floor), likewise for 2 and 4.
+//
+// Pixels x and x + 2 of a row share their Bayer site, hence their filters: they are computed
+// together as a pair (dp_t), lane 0 for x, lane 1 for x + 2. A quad (pixels xa + 4q .. + 3) is
+// two pairs, its even pixels 0, 2 and its odd pixels 1, 3. P(k) is the pair of samples
+// (x + k, x + k + 2) of a row, x the quad's first pixel: the quad's filters read P(-2) .. P(3).
+//  - mono8: a pair is one uint of two 16-bit lanes (SWAR: one add serves two pixels), taken
+//    from the 4-sample words of the row with a shift and a mask (bytes 0 and 2). Every step is
+//    an integer linear combination mod 2^32, so the word is exactly lane 0 + 2^16 lane 1
+//    whenever the final lanes lie in 0..65535, whatever the intermediate values (borrows and
+//    carries between lanes cancel). MHC: S lies in [-12 * 255, 28 * 255] = [-3060, 7140]; a
+//    bias of 32768 in each lane (16 x 2048, even: the parity of S >> 4 is kept) makes
+//    T = S + 32768 in [29708, 39908], + 7 + 1 for the rounding. T >> 4 is then q + 2048 in
+//    each lane (q the rounded value, -191..446: 12 bits; lane 0's bits 12..15 hold lane 1's
+//    fraction), and clamping a lane to 0x800..0x8FF leaves sat(q) in its low byte. DI=1: lane 0
+//    masked to 12 bits is clamped as a uint, lane 1 by clamping the whole word to
+//    0x08000000..0x08FFFFFF (lane 0 below it does not change the order); DI=2: both lanes at
+//    once as a ushort2. Bilinear: sums of 2 or 4 samples (at most 1020), no bias, no saturation
+//    (an average stays in range).
+//  - mono16: a pair is an int2 (one 32-bit lane per pixel; |S| < 2^21), the same formulas with
+//    a clamp to 0..65535.
+// The channel pairs then make the quad's pixel words (dm_pixels: R | G << 8 | B << 16 | alpha
+// max << 24; mono16: two words), stored as one 16 / 32-byte store (store_quadw). Blocks away
+// from the frame's edges read their rows with aligned word loads and one pointer step per row.
+// Estimated machine instructions per pixel (mono8 MHC, PX 4, PY 4; not measured): about 4 to
+// split the rows into pairs, 6.5 for the sums, 10 to round and saturate (7 with packed 16x2
+// min/max), 3 to build the words, 1.5 for loads, addresses and the store: about 25, against
+// about 35 in the float path, 7 of them conversions (4 to float, 3 back).
+
+#define DM_Q (PX / 4)  // quads per row of a block
+#if PX % 4
+#error "demosaic: DI needs PX a multiple of 4"
+#endif
+#if WORK16
+typedef uint2 dmw_t;  // 4 samples: s0 | s1 << 16, s2 | s3 << 16
+typedef int2 dp_t;    // a pair: (sample or sum of pixel x, the same of pixel x + 2)
+#define DM_BIAS 0
+#else
+typedef uint dmw_t;  // 4 samples: s0 | s1 << 8 | s2 << 16 | s3 << 24
+typedef uint dp_t;   // a pair: pixel x in bits 0..15, x + 2 in 16..31
+#define DM_LANES(k) (0x00010001u * (uint)(k))  // k in both lanes
+#define DM_BIAS DM_LANES(0x8000)
+#endif
+// One channel of a pair. mono8: a word, lane 0's value in byte 0, lane 1's in byte 2 (bytes 1
+// and 3 undefined), which dm_pixels turns into two pixel words; mono16: (lane 0, lane 1).
+#if WORK16
+typedef uint2 dmc_t;
+#else
+typedef uint dmc_t;
+#endif
+
+// The words of row y (inside the frame) that a block at xa (a multiple of PX) reads: w[i] holds
+// samples xa + 4 (i - 1) .. + 3. Away from the left and right edges: aligned word loads. Near
+// them: reflected single loads, the samples no filter reads (xa - 4, xa - 3, xa + PX + 2, + 3)
+// left 0.
+inline void dm_load_words(__global const uchar* src, int pitch, int xa, int y, int width,
+                          dmw_t* w) {
+    __global const uchar* row = src + (size_t)y * (size_t)pitch;
+    if (xa >= 4 && xa + PX + 3 < width) {
+        __global const dmw_t* q = (__global const dmw_t*)(row + (size_t)xa * sizeof(mono_t));
+#pragma unroll
+        for (int i = 0; i < DM_Q + 2; ++i)
+            w[i] = q[i - 1];
+    } else {
+#pragma unroll
+        for (int i = 0; i < DM_Q + 2; ++i) {
+            uint s[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const int dx = 4 * (i - 1) + k;  // from xa
+                s[k] = 0;
+                if (dx >= -2 && dx <= PX + 1)
+                    s[k] = *(__global const mono_t*)(row + (size_t)reflect101(xa + dx, width) *
+                                                               sizeof(mono_t));
+            }
+#if WORK16
+            w[i] = (uint2)(s[0] | s[1] << 16, s[2] | s[3] << 16);
+#else
+            w[i] = s[0] | s[1] << 8 | s[2] << 16 | s[3] << 24;
+#endif
+        }
+    }
+}
+
+// p[k + 2] = P(k), k = -2 .. 3, of the quad whose samples are word b (a before it, c after).
+inline void dm_pairs(dmw_t a, dmw_t b, dmw_t c, dp_t* p) {
+#if WORK16
+    const uint2 al = a & 0xFFFFu, bl = b & 0xFFFFu, cl = c & 0xFFFFu;  // samples 0, 2 of a word
+    const uint2 ah = a >> 16, bh = b >> 16, ch = c >> 16;              // samples 1, 3
+    p[0] = as_int2((uint2)(al.y, bl.x));
+    p[1] = as_int2((uint2)(ah.y, bh.x));
+    p[2] = as_int2(bl);
+    p[3] = as_int2(bh);
+    p[4] = as_int2((uint2)(bl.y, cl.x));
+    p[5] = as_int2((uint2)(bh.y, ch.x));
+#else
+    const uint m = 0x00FF00FFu;          // bytes 0 and 2: one sample in each 16-bit lane
+    p[0] = ((a >> 16) | (b << 16)) & m;  // bytes 2, 3 of a and 0, 1 of b
+    p[1] = ((a >> 24) | (b << 8)) & m;   // byte 3 of a and 0 .. 2 of b
+    p[2] = b & m;
+    p[3] = (b >> 8) & m;
+    p[4] = ((b >> 16) | (c << 16)) & m;
+    p[5] = ((b >> 24) | (c << 8)) & m;
+#endif
+}
+
+#if WORK16
+inline dmc_t dm_round16(dp_t s) {
+    return as_uint2(clamp((s + 7 + ((s >> 4) & 1)) >> 4, 0, 65535));
+}
+inline dmc_t dm_round2(dp_t s) {
+    return as_uint2((s + ((s >> 1) & 1)) >> 1);
+}
+inline dmc_t dm_round4(dp_t s) {
+    return as_uint2((s + 1 + ((s >> 2) & 1)) >> 2);
+}
+inline dmc_t dm_sample(dp_t p) {
+    return as_uint2(p);
+}
+// The pixel words (two each) of lanes 0 and 1.
+inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
+    return (uint4)(r.x | g.x << 16, b.x | 0xFFFF0000u, r.y | g.y << 16, b.y | 0xFFFF0000u);
+}
+#define DM_QUAD(p0, p1) ((quadw_t)((p0).lo, (p1).lo, (p0).hi, (p1).hi))
+#else
+// t = 16 x value + DM_BIAS in each lane.
+inline dmc_t dm_round16(dp_t t) {
+    const uint l = (t + DM_LANES(7) + ((t >> 4) & DM_LANES(1))) >> 4;  // q + 2048 per lane
+#if DI == 2
+    // Both lanes at once (lane 0 cleared of lane 1's fraction first): one packed max and one
+    // packed min where the device has them (sm_90's 16x2 forms), else split.
+    return as_uint(clamp(as_ushort2(l & DM_LANES(0xFFF)), (ushort)0x800, (ushort)0x8FF));
+#else
+    const uint lo = clamp(l & 0xFFFu, 0x800u, 0x8FFu);   // lane 0
+    const uint hi = clamp(l, 0x08000000u, 0x08FFFFFFu);  // lane 1 (lane 0 below it)
+    return (lo & 0xFFu) | (hi & 0xFFFFFF00u);
+#endif
+}
+inline dmc_t dm_round2(dp_t t) {
+    return (t + ((t >> 1) & DM_LANES(1))) >> 1;
+}
+inline dmc_t dm_round4(dp_t t) {
+    return (t + DM_LANES(1) + ((t >> 2) & DM_LANES(1))) >> 2;
+}
+inline dmc_t dm_sample(dp_t p) {
+    return p;
+}
+// The pixel words of lanes 0 and 1 of channel pairs r, g, b. x = r | g << 8 in each lane holds
+// both pixels' R and G; y, b with its lanes swapped | alpha max << 8 in each lane, their B and
+// alpha: lane 0's pixel is x's low half under y's high half, lane 1's x's high half under y's
+// low half (one funnel shift). About 3 operations per pixel (2 where byte permutes are used).
+inline uint2 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
+    const uint x = (r & 0x00FF00FFu) | ((g << 8) & 0xFF00FF00u);
+    const uint y = rotate(b, 16u) | 0xFF00FF00u;
+    return (uint2)((x & 0xFFFFu) | (y & 0xFFFF0000u), (x >> 16) | (y << 16));
+}
+#define DM_QUAD(p0, p1) ((quadw_t)((p0).x, (p1).x, (p0).y, (p1).y))
+#endif
+
+__kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
+                       int width, int height) {
+    const int xa = (int)get_global_id(0) * PX;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (xa >= width || y0 >= height) return;
+
+    dmw_t w[PY + 4][DM_Q + 2];  // w[j][i]: samples xa + 4 (i - 1) .. + 3 of row y0 - 2 + j
+    if (xa >= 4 && xa + PX + 3 < width && y0 >= 2 && y0 + PY + 2 <= height) {
+        // Every row inside the frame (all blocks but those along the edges): aligned word
+        // loads, one pointer step per row, no reflection.
+        __global const uchar* row =
+            src + (size_t)(y0 - 2) * (size_t)src_pitch + (size_t)xa * sizeof(mono_t);
+#pragma unroll
+        for (int j = 0; j < PY + 4; ++j, row += src_pitch)
+#pragma unroll
+            for (int i = 0; i < DM_Q + 2; ++i)
+                w[j][i] = ((__global const dmw_t*)row)[i - 1];
+    } else {
+#pragma unroll
+        for (int j = 0; j < PY + 4; ++j)
+            dm_load_words(src, src_pitch, xa, reflect101(y0 - 2 + j, height), width, w[j]);
+    }
+    dp_t p[PY + 4][DM_Q][6];  // p[j][q][k + 2]: P(k) of quad q in row y0 - 2 + j
+#pragma unroll
+    for (int j = 0; j < PY + 4; ++j)
+#pragma unroll
+        for (int q = 0; q < DM_Q; ++q)
+            dm_pairs(w[j][q], w[j][q + 1], w[j][q + 2], p[j][q]);
+
+#pragma unroll
+    for (int j = 0; j < PY; ++j) {
+        if (y0 + j >= height) break;
+#pragma unroll
+        for (int q = 0; q < DM_Q; ++q) {
+            // Column sums: v1[k + 1] = V1(k), P(k) of rows j - 1 and j + 1 (k = -1 .. 2);
+            // v2[k] = V2(k), P(k) of rows j - 2 and j + 2 (k = 0, 1).
+            dp_t v1[4], v2[2];
+#pragma unroll
+            for (int k = -1; k <= 2; ++k)
+                v1[k + 1] = p[j + 1][q][k + 2] + p[j + 3][q][k + 2];
+#pragma unroll
+            for (int k = 0; k < 2; ++k)
+                v2[k] = p[j][q][k + 2] + p[j + 4][q][k + 2];
+            dmc_t ch[2][3];  // ch[e][colour]: the pair of pixels e and e + 2 of the quad
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+#define P0(k) p[j + 2][q][e + (k) + 2]  // P(e + k) of the centre row
+                const dp_t c = P0(0);
+                const dp_t h1 = P0(-1) + P0(1), h2 = P0(-2) + P0(2);
+                const dp_t vs1 = v1[e + 1], vs2 = v2[e];
+                const dp_t d = v1[e] + v1[e + 2];  // the four diagonal neighbours
+#undef P0
+                const int site = cfa_at(CFA, e, j);  // xa and y0 are even
+                ch[e][site] = dm_sample(c);
+                if (site == 1) {  // green: one missing colour on the row, the other on the column
+                    dmc_t h, v;
+#if METHOD == 0
+                    // 16 x the float path's h and vv: 10c + 8h1 - 2h2 - 2d + v2 and transposed.
+                    const dp_t g = 10 * c - 2 * d + DM_BIAS;
+                    h = dm_round16(g + 8 * h1 - 2 * h2 + vs2);
+                    v = dm_round16(g + 8 * vs1 - 2 * vs2 + h2);
+#else
+                    h = dm_round2(h1);
+                    v = dm_round2(vs1);
+#endif
+                    const int row_colour = cfa_at(CFA, e + 1, j);
+                    ch[e][row_colour] = h;
+                    ch[e][2 - row_colour] = v;
+                } else {  // red or blue: green on the cross, the other colour on the diagonals
+#if METHOD == 0
+                    // 16 x the float path's gg and o: 8c + 4cross1 - 2cross2 and
+                    // 12c + 4d - 3cross2, both with l = 4c - cross2.
+                    const dp_t l = 4 * c - (h2 + vs2);
+                    ch[e][1] = dm_round16(4 * (h1 + vs1) + 2 * l + DM_BIAS);
+                    ch[e][2 - site] = dm_round16(4 * d + 3 * l + DM_BIAS);
+#else
+                    ch[e][1] = dm_round4(h1 + vs1);
+                    ch[e][2 - site] = dm_round4(d);
+#endif
+                }
+            }
+            // Pixel i of the quad is lane i >> 1 of pair i & 1.
+            const quadw_t out = DM_QUAD(dm_pixels(ch[0][0], ch[0][1], ch[0][2]),
+                                        dm_pixels(ch[1][0], ch[1][1], ch[1][2]));
+            if (q == 0 || xa + 4 * q < width)
+                store_quadw(dst, dst_pitch, xa + 4 * q, y0 + j, width, out);
+        }
+    }
+}
+#else
 __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar* dst,
                        int dst_pitch, int width, int height) {
     const int xa = (int)get_global_id(0) * PX;
@@ -206,3 +467,4 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
 #endif
     }
 }
+#endif  // DI

@@ -428,6 +428,77 @@ TEST_F(Isp, DemosaicAndMosaicEveryTunedVariant) {
     cl.tuner().force("");
 }
 
+// Mosaics of 0 and max only, laid out so that each Malvar-He-Cutler filter reaches its largest
+// and its smallest value (the samples under its positive weights at max and under its negative
+// ones at 0, then the reverse) on each of the four Bayer phases: 28/16 max and -12/16 max, far
+// outside the range, so the kernels must saturate them (and round the ties of 0/max averages).
+// Every tuned candidate against the reference, both depths, all patterns, both methods.
+TEST_F(Isp, DemosaicSaturatesTheFiltersExtremesEveryTunedVariant) {
+    ClContext& cl = *test_cl();
+    const std::array<const K5*, 4> filters = {&kRow_at_G, &kCol_at_G, &kG_at_RB, &kOpp_at_RB};
+    // One 6 x 6 block per (filter, sign, phase), its centre at (2 + px, 2 + py): 8 x 4 blocks,
+    // then an odd margin; every sample the extremes leave free is 0 or max at random.
+    constexpr int kW = 8 * 6 + 3, kH = 4 * 6 + 1;
+    std::mt19937 rng(106);
+    for (bool deep : {false, true}) {
+        Mono in{kW, kH, deep, std::vector<uint16_t>(size_t{kW} * kH)};
+        const auto max = static_cast<uint16_t>(in.max_value());
+        for (auto& v : in.px)
+            v = (rng() & 1) ? max : 0;
+        for (int b = 0; b < 32; ++b) {
+            const K5& k = *filters[static_cast<size_t>(b % 4)];
+            const bool high = (b / 4) % 2 == 0;
+            const int phase = b / 8;
+            const int cx = (b % 8) * 6 + 2 + phase % 2, cy = (b / 8) * 6 + 2 + phase / 2;
+            for (int dy = -2; dy <= 2; ++dy)
+                for (int dx = -2; dx <= 2; ++dx) {
+                    const double wt = k[static_cast<size_t>(dy + 2)][static_cast<size_t>(dx + 2)];
+                    if (wt != 0) in.at(cx + dx, cy + dy) = (wt > 0) == high ? max : 0;
+                }
+        }
+        // The frame does reach the extremes: on every pattern, each block whose filter is the
+        // one of its centre's site holds that filter's largest or smallest value there.
+        for (const char* pattern : kPatterns) {
+            const std::vector<double> raw = ref_demosaic_raw(in, pattern, true);
+            int reached = 0;
+            for (int b = 0; b < 32; ++b) {
+                const size_t f = static_cast<size_t>(b % 4);
+                const bool high = (b / 4) % 2 == 0;
+                const int phase = b / 8;
+                const int cx = (b % 8) * 6 + 2 + phase % 2, cy = (b / 8) * 6 + 2 + phase / 2;
+                const int site = site_colour(pattern, cx, cy);
+                const int row_colour = site_colour(pattern, cx + 1, cy);
+                int channel = -1;  // the channel filter f makes at this site, if it is its site's
+                if (site == 1 && f < 2) channel = f == 0 ? row_colour : 2 - row_colour;
+                if (site != 1 && f >= 2) channel = f == 2 ? 1 : 2 - site;
+                if (channel < 0) continue;
+                double extreme = 0;
+                for (const auto& row : *filters[f])
+                    for (double wt : row)
+                        if ((wt > 0) == high) extreme += wt * max / 8;
+                EXPECT_EQ(raw[(static_cast<size_t>(cy) * kW + static_cast<size_t>(cx)) * 3 +
+                              static_cast<size_t>(channel)],
+                          extreme)
+                    << pattern << " block " << b;
+                ++reached;
+            }
+            EXPECT_EQ(reached, 16) << pattern;  // 4 filters x 2 signs x their 2 phases
+        }
+        for (const KernelVariant& v : stencil::demosaic_variants()) {
+            cl.tuner().force(v.label());
+            for (const char* pattern : kPatterns)
+                for (const char* method : {"mhc", "bilinear"}) {
+                    const std::string chain =
+                        std::string("demosaic=method=") + method + ":pattern=" + pattern;
+                    expect_frame(run_filter(cl, chain, of(in)).out,
+                                 of(ref_demosaic(in, pattern, std::string(method) == "mhc")), 0,
+                                 what(chain, kW, kH, in.format()) + " " + v.label());
+                }
+        }
+    }
+    cl.tuner().force("");
+}
+
 // ---- point-wise stages, on colour and on mosaics ----
 
 // Random colour and mosaic frames of the test sizes (both depths), `body` run on each.

@@ -89,7 +89,20 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPY=4 -DQW=1", {64, 2}, {4, 4}},
             {"-DPY=4 -DQW=2", {64, 2}, {4, 4}},
             {"-DPX=8 -DPY=2 -DQW=1", {32, 4}, {8, 2}},
-            {"-DPX=8 -DPY=2 -DQW=2", {32, 4}, {8, 2}}};
+            {"-DPX=8 -DPY=2 -DQW=2", {32, 4}, {8, 2}},
+            // The integer path (demosaic.cl's DI): exact integer sums, mono8 two same-site
+            // pixels per operation (16-bit lanes), no float, no conversion, pixel words. DI=2:
+            // the mono8 MHC saturation as packed 16x2 min/max (sm_90 has them); for bilinear
+            // and mono16 it is the DI=1 code.
+            {"-DPY=4 -DDI=1", {32, 4}, {4, 4}},
+            {"-DPY=4 -DDI=1", {64, 2}, {4, 4}},
+            {"-DPY=2 -DDI=1", {32, 4}, {4, 2}},
+            {"-DPY=2 -DDI=1", {16, 16}, {4, 2}},
+            {"-DPY=8 -DDI=1", {32, 4}, {4, 8}},
+            {"-DPX=8 -DPY=2 -DDI=1", {32, 4}, {8, 2}},
+            {"-DPX=8 -DPY=4 -DDI=1", {32, 4}, {8, 4}},
+            {"-DPY=4 -DDI=2", {32, 4}, {4, 4}},
+            {"-DPY=4 -DDI=2", {64, 2}, {4, 4}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {
