@@ -125,55 +125,63 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 // sum below adds both lanes with one integer add. Exact: a lane's true value never exceeds
 // 255 (2R + 1)^2 <= 57375 < 2^16, so the word (lo + 2^16 hi, modulo 2^32) always holds both
 // lanes exactly, however an intermediate add or subtract borrowed across them.
-// Each work-item makes 4 x PY pixels and walks down its PY + 2R input rows once: a row's
-// horizontal sums are formed once (R / 2 + 1 aligned word quads, then 3 slides) and wait in a
-// ring in __local for the 2R + 1 rows they stay in the window (each work-item its own slots: no
-// barriers; registers stay few, so PY can be large and the 2R apron rows are re-read rarely);
-// the vertical sums slide (this row's in, the row 2R + 1 above out). The quads of row j + 1 are
-// loaded before row j is summed, so two rows' loads are in flight per work-item (measured: the
-// walk was latency-bound without it). The output is box_strip's below (bx_out / bx_sharpen on
-// the same exact sums), so the frame is the same.
+// Each work-item makes 4 x PY pixels and walks down its PY + 2R input rows once. A row's
+// horizontal sums are formed once, from its 2R + 4 pixel words (R / 4 whole word quads on each
+// side of its own, R mod 4 single words beyond: no pixel loaded that no window reaches), then 3
+// slides; they wait in a ring in __local for the 2R + 1 rows they stay in the window (each
+// work-item its own slots: no barriers; registers stay few, so PY can be large and the 2R apron
+// rows are re-read rarely), and the vertical sums slide (this row's in, the row 2R + 1 above
+// out). Row j + 1's words are loaded before row j is summed, so two rows' loads are in flight
+// per work-item (measured: the walk was latency-bound without it). The output is box_strip's
+// below (bx_out / bx_sharpen on the same exact sums), so the frame is the same.
 #if WORK16 || RADIUS > 7 || !QW
 #error "box.cl: SW needs RGBA8 (WORK16=0), RADIUS <= 7 and QW"
 #endif
-#define SW_H ((RADIUS + 3) / 4)     // word quads loaded on each side of the block's
-#define SW_NQ (2 * SW_H + 1)        // word quads loaded per row
-#define SW_NP (4 * SW_NQ)           // pixels loaded per row
-#define SW_OFF (4 * SW_H - RADIUS)  // index of pixel xa - R among them
-#define SW_W (2 * RADIUS + 1)       // window rows
-#define SW_ROWS (PY + 2 * RADIUS)   // input rows per work-item
-#define SW_N (LX * LY)              // work-items per group
+#define SW_F (RADIUS / 4)          // whole quads each side of the block's that a row needs
+#define SW_B (RADIUS % 4)          // single pixels beyond them on each side
+#define SW_NP (2 * RADIUS + 4)     // pixels a row needs: xa - R .. xa + 3 + R
+#define SW_W (2 * RADIUS + 1)      // window rows
+#define SW_ROWS (PY + 2 * RADIUS)  // input rows per work-item
+#define SW_N (LX * LY)             // work-items per group
 
-// The word quads row y's horizontal sums at xa .. xa+3 need (clamped to the edge).
-inline void sw_load(__global const uchar* src, int pitch, int xa, int y, int width, quadw_t* q) {
+// The pixel words xa - R .. xa + 3 + R of row y (clamped to the edge) into p[0 .. SW_NP - 1]:
+// 2 SW_F + 1 aligned word quads and SW_B single words on each side (no load of pixels that no
+// window reaches).
+inline void sw_load(__global const uchar* src, int pitch, int xa, int y, int width, uint* p) {
 #pragma unroll
-    for (int i = 0; i < SW_NQ; ++i) q[i] = load_quadw(src, pitch, xa + 4 * (i - SW_H), y, width);
+    for (int t = 0; t < SW_B; ++t) {
+        p[t] = load_pixw(src, pitch, xa - RADIUS + t, y, width);
+        p[SW_NP - 1 - t] = load_pixw(src, pitch, xa + 3 + RADIUS - t, y, width);
+    }
+#pragma unroll
+    for (int i = 0; i <= 2 * SW_F; ++i) {
+        const quadw_t v = load_quadw(src, pitch, xa + 4 * (i - SW_F), y, width);
+#pragma unroll
+        for (int c = 0; c < 4; ++c) p[SW_B + 4 * i + c] = QW_PIX(v, c);
+    }
 }
 
-// A row's horizontal window sums at columns xa .. xa+3 from its quads, two lanes per word.
-inline void sw_sums(const quadw_t* q, uint4* rb, uint4* ga) {
+// A row's horizontal window sums at columns xa .. xa+3 from its pixel words, two lanes per word.
+inline void sw_sums(const uint* p, uint4* rb, uint4* ga) {
     uint prb[SW_NP], pga[SW_NP];
 #pragma unroll
-    for (int i = 0; i < SW_NQ; ++i) {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            prb[4 * i + c] = QW_PIX(q[i], c) & 0x00FF00FFu;
-            pga[4 * i + c] = (QW_PIX(q[i], c) >> 8) & 0x00FF00FFu;
-        }
+    for (int i = 0; i < SW_NP; ++i) {
+        prb[i] = p[i] & 0x00FF00FFu;
+        pga[i] = (p[i] >> 8) & 0x00FF00FFu;
     }
     uint s[2][4];
     uint srb = 0u, sga = 0u;
 #pragma unroll
     for (int t = 0; t < SW_W; ++t) {
-        srb += prb[SW_OFF + t];
-        sga += pga[SW_OFF + t];
+        srb += prb[t];
+        sga += pga[t];
     }
     s[0][0] = srb;
     s[1][0] = sga;
 #pragma unroll
     for (int c = 1; c < 4; ++c) {
-        srb += prb[SW_OFF + c + 2 * RADIUS] - prb[SW_OFF + c - 1];
-        sga += pga[SW_OFF + c + 2 * RADIUS] - pga[SW_OFF + c - 1];
+        srb += prb[c + 2 * RADIUS] - prb[c - 1];
+        sga += pga[c + 2 * RADIUS] - pga[c - 1];
         s[0][c] = srb;
         s[1][c] = sga;
     }
@@ -204,15 +212,15 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     if (xa >= width || y0 >= height) return;
     uint4 vrb = (uint4)(0u), vga = (uint4)(0u);
     int slot = 0;  // ring slot of input row j (j mod 2R + 1)
-    quadw_t q[SW_NQ];  // input row j's quads (row j = y0 - R + j, clamped)
-    sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS, height), width, q);
+    uint p[SW_NP];  // input row j's pixel words (row j = y0 - R + j, clamped)
+    sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS, height), width, p);
     for (int j = 0; j < SW_ROWS; ++j) {
-        quadw_t next[SW_NQ];
+        uint next[SW_NP];
         sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + 1, height), width, next);
         uint4 hrb, hga;
-        sw_sums(q, &hrb, &hga);
+        sw_sums(p, &hrb, &hga);
 #pragma unroll
-        for (int i = 0; i < SW_NQ; ++i) q[i] = next[i];
+        for (int i = 0; i < SW_NP; ++i) p[i] = next[i];
         vrb += hrb;
         vga += hga;
         if (j >= SW_W) {  // the slot holds row j - (2R + 1), which leaves the window
