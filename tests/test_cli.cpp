@@ -465,7 +465,8 @@ TEST(Cli, WindowShowsMovingFramesAndEscapeExitsCleanly) {
 "$vfx" play --validation --log-level warn > "$dir/play.log" 2>&1 &
 pid=$!
 wait_window $pid
-sleep 4
+wait_video
+sleep 1
 import -window root "$dir/a.png"
 sleep 1.5
 import -window root "$dir/b.png"
@@ -673,7 +674,8 @@ TEST(Cli, OverlaySliderChangesTheVideo) {
 "$vfx" play --log-level warn --chain "gaussian=sigma=0.5,color=saturation=1" > "$dir/play.log" 2>&1 &
 pid=$!
 wait_window $pid
-sleep 4
+wait_video
+sleep 1
 xdotool windowfocus --sync "$wid"
 xdotool key h
 sleep 1

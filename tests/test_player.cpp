@@ -529,7 +529,8 @@ cd "$dir"
 "$vfx" play --validation --chain "" --screenshot-dir "$dir/shots" "$clip" > "$dir/play.log" 2>&1 &
 pid=$!
 wait_window $pid
-sleep 3
+wait_video
+sleep 1
 xdotool windowfocus --sync "$wid"
 xdotool key h space
 sleep 1

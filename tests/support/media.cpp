@@ -82,6 +82,19 @@ wait_window() {
   done
   kill "$1"; echo no-window; exit 8
 }
+# Until the screen right of the overlay panel shows a picture (not one flat colour): the first
+# frames can take seconds on a loaded machine (kernels compiled on first use), so a fixed sleep
+# is not enough. Needs $dir.
+wait_video() {
+  for i in $(seq 1 120); do
+    import -window root "PNG24:$dir/.probe.png" 2>/dev/null
+    sd=$(convert "$dir/.probe.png" -crop 500x500+700+100 +repage \
+         -format '%[fx:standard_deviation]' info: 2>/dev/null)
+    awk -v s="${sd:-0}" 'BEGIN { exit !(s > 0.02) }' && return 0
+    sleep 0.5
+  done
+  echo no-video
+}
 )SH";
 }
 

@@ -28,7 +28,9 @@ std::string vfx_binary();
 
 // Bash for the scripts that drive a `vfx play` window with xdotool: defines `wait_window PID`,
 // which sets $wid to vfx's window once it is mapped (up to 20 s), or kills PID, prints
-// "no-window" and exits 8.
+// "no-window" and exits 8; and `wait_video` (needs $dir), which waits until the screen right of
+// the overlay panel shows a picture rather than one flat colour (up to about a minute, then
+// prints "no-video").
 std::string wait_window_sh();
 
 // Clips for the direct-decode tests (decoding into pinned blocks, and uploading from them):
