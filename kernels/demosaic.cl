@@ -6,11 +6,11 @@
 // the result is rounded to nearest even and saturated. Alpha = max.
 //
 // Build options: -DCFA=<cfa_at code> -DMETHOD=<0 mhc | 1 bilinear> -DPY=<rows per work-item,
-// even> -DPX=<pixels per row of a work-item: 4, 8 or 16>. Each work-item makes a block of
+// even> -DPX=<pixels per row of a work-item: 4 or 8>. Each work-item makes a block of
 // PX x PY pixels at (PX gx, PY gy): it reads the (PX + 4) x (PY + 4) samples around it and
 // writes each row of PX pixels as PX / 4 aligned quad stores (a quad past the right edge is
 // skipped, the last one clipped). Away from the left and right edges a row is read with aligned
-// vector loads: PX 4: three 4-sample loads; PX 8/16: one aligned PX-sample load plus a 2-sample
+// vector loads: PX 4: three 4-sample loads; PX 8: one aligned 8-sample load plus a 2-sample
 // load on each side (the apron). Near the edges: reflected single loads. The block starts on
 // even coordinates, so every pixel's Bayer site is a compile-time constant: no branches on the
 // site, no per-sample reflection in the interior.
@@ -28,8 +28,8 @@
 #ifndef PX
 #define PX 4
 #endif
-#if PX != 4 && PX != 8 && PX != 16
-#error "demosaic: PX must be 4, 8 or 16"
+#if PX != 4 && PX != 8
+#error "demosaic: PX must be 4 or 8"
 #endif
 #if PY % 2
 #error "demosaic: PY must be even"

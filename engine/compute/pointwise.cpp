@@ -20,9 +20,10 @@ namespace {
 // uchar16 / ushort16 one is split into 4-byte pieces); on a mosaic QW changes nothing.
 std::vector<KernelVariant> variants() {
     return {
+        // PX=16 and PX=8 64x4 lost on every device measured (H100, PoCL: 1.4x the best or
+        // worse) and are left out.
         {"-DPX=4", {64, 4}, {4, 1}},         {"-DPX=4", {128, 2}, {4, 1}},
-        {"-DPX=8", {64, 4}, {8, 1}},         {"-DPX=8", {32, 8}, {8, 1}},
-        {"-DPX=16", {32, 4}, {16, 1}},       {"-DPX=1", {32, 8}, {1, 1}},
+        {"-DPX=8", {32, 8}, {8, 1}},         {"-DPX=1", {32, 8}, {1, 1}},
         {"-DPX=4 -DQW=1", {64, 4}, {4, 1}},  {"-DPX=4 -DQW=2", {64, 4}, {4, 1}},
         {"-DPX=4 -DQW=1", {128, 2}, {4, 1}}, {"-DPX=4 -DQW=2", {128, 2}, {4, 1}},
     };

@@ -19,7 +19,7 @@ namespace vfx::stencil {
 size_t tile_local_bytes(const KernelVariant& v, const std::string& options, int apron_quads,
                         int radius, size_t h_bytes);
 
-std::vector<KernelVariant> demosaic_variants();  // demosaic.cl: PX (4/8/16) x PY per item
+std::vector<KernelVariant> demosaic_variants();  // demosaic.cl: PX (4/8) x PY per item
 std::vector<KernelVariant> mosaic_variants();    // mosaic.cl: 4 x PY pixels per work-item
 // gaussian.cl's gaussian_strip (gaussian and unsharp up to radius 8): 4 x PY per work-item
 // (4 x PY NCH for the streaming -DLM=2 candidates).
