@@ -189,15 +189,47 @@ inline void sw_sums(const uint* p, uint4* rb, uint4* ga) {
     *ga = (uint4)(s[1][0], s[1][1], s[1][2], s[1][3]);
 }
 
+#ifndef FM
+#define FM 0
+#endif
+#if FM && !SHARPEN
+// -DFM=1: the mean on the float pipe (the integer one is the busier). The rounded mean of window
+// sum s (< 2^16) as the bits of the float 2^23 + mean, the mean in the low byte: s / n + 2^23
+// rounded to nearest is exactly 2^23 + round(s / n): s / n never lies within 1 / (2n) of a half
+// (n is odd), and the float path's error is below 2^-14 (s exact in float, 1 / n and the
+// multiply-add each rounded once, s / n < 2^9), far inside that margin (checked for every sum
+// of every radius up to 7, fused and unfused).
+inline uint sw_mean_bits(uint s) {
+    return as_uint(
+        fma(as_float(s | 0x4B000000u) - 8388608.0f, 1.0f / (float)BX_N, 8388608.0f));
+}
+
+// A pixel word from the window sums rb = R | B << 16 and ga = G | A << 16 (alpha from `in`).
+inline uint sw_out(uint rb, uint ga, uint in) {
+    const uint r = sw_mean_bits(rb & 0xFFFFu);
+    const uint g = sw_mean_bits(ga & 0xFFFFu);
+    const uint b = sw_mean_bits(rb >> 16);
+    // r's bits above its low byte (0x4B0000) are masked off; g's and b's leave when shifted.
+    return ((r & 0xFFu) | (in & 0xFF000000u)) + ((g << 8) & 0xFF00u) + ((b << 16) & 0xFF0000u);
+}
+#endif
+
 // Output row y's quad at xa from the vertical sums of its 4 columns, two lanes per word.
 inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
                      int xa, int y, int width, uint4 vrb, uint4 vga BX_AMOUNT_PARAM) {
+#if FM && !SHARPEN
+    const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
+    store_quadw(dst, dst_pitch, xa, y, width,
+                (quadw_t)(sw_out(vrb.s0, vga.s0, in.x), sw_out(vrb.s1, vga.s1, in.y),
+                          sw_out(vrb.s2, vga.s2, in.z), sw_out(vrb.s3, vga.s3, in.w)));
+#else
     const uint4 v[4] = {(uint4)(vrb.s0 & 0xFFFFu, vga.s0 & 0xFFFFu, vrb.s0 >> 16, vga.s0 >> 16),
                         (uint4)(vrb.s1 & 0xFFFFu, vga.s1 & 0xFFFFu, vrb.s1 >> 16, vga.s1 >> 16),
                         (uint4)(vrb.s2 & 0xFFFFu, vga.s2 & 0xFFFFu, vrb.s2 >> 16, vga.s2 >> 16),
                         (uint4)(vrb.s3 & 0xFFFFu, vga.s3 & 0xFFFFu, vrb.s3 >> 16, vga.s3 >> 16)};
     bx_store(dst, dst_pitch, xa, y, width, v,
              load_quadw(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
+#endif
 }
 
 // Ring slot s of work-item `lid`: rb at ring[(2 s) N + lid], ga at ring[(2 s + 1) N + lid]

@@ -17,9 +17,10 @@
 // Global traffic: 1 sample read (L1/L2 absorb the (PY + 4) / PY row overlap) + 1 pixel written.
 // -DQW=1|2 (common.h's quads as words): each pixel is built as its word (float_to_pixw, alpha
 // max) and each quad written as one 16 / 32-byte store.
-// -DDI=1|2: the integer path ("The integer path" below): the same frames from integer adds,
+// -DDI=1|2|3: the integer path ("The integer path" below): the same frames from integer adds,
 // shifts, masks and min/max only (no float, no conversion), two pixels per operation on mono8,
-// PX a multiple of 4, pixel words stored as with QW. DI=2 differs in the mono8 MHC saturation.
+// PX a multiple of 4, pixel words stored as with QW. DI=2 and 3 differ in the mono8 MHC rounding
+// and saturation (3: on the float pipe).
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
@@ -258,6 +259,21 @@ inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
 #define DM_QUAD(p0, p1) ((quadw_t)((p0).lo, (p1).lo, (p0).hi, (p1).hi))
 #else
 // t = 16 x value + DM_BIAS in each lane.
+#if DI == 3
+// DI=3: the rounding and saturation on the float pipe (the integer one is the busier): a lane
+// (T = S + 2^15, exact) as the float 2^23 + T by its bits, times 1/16 minus (2^23 + 2^15) / 16
+// in one multiply-add: S / 16 exactly (a power-of-two scaling of an integer below 2^24, then a
+// difference of two multiples of 1/16 below 2^20). Clamped to [0, max], plus 2^23: the float
+// add rounds to nearest even, the integer in the low bits, as convert_uchar_sat_rte would.
+inline uint dm_round16_lane(uint lane) {
+    const float v = fma(as_float(lane | 0x4B000000u), 0.0625f, -(8388608.0f + 32768.0f) * 0.0625f);
+    return as_uint(fmin(fmax(v, 0.0f), 255.0f) + 8388608.0f);
+}
+inline dmc_t dm_round16(dp_t t) {
+    // Lane 1's bits above its low byte (0x4B0000) leave the word when shifted up 16.
+    return (dm_round16_lane(t & 0xFFFFu) & 0xFFu) | (dm_round16_lane(t >> 16) << 16);
+}
+#else
 inline dmc_t dm_round16(dp_t t) {
     const uint l = (t + DM_LANES(7) + ((t >> 4) & DM_LANES(1))) >> 4;  // q + 2048 per lane
 #if DI == 2
@@ -270,6 +286,7 @@ inline dmc_t dm_round16(dp_t t) {
     return (lo & 0xFFu) | (hi & 0xFFFFFF00u);
 #endif
 }
+#endif  // DI == 3
 inline dmc_t dm_round2(dp_t t) {
     return (t + ((t >> 1) & DM_LANES(1))) >> 1;
 }

@@ -57,7 +57,11 @@ std::vector<KernelVariant> box_variants() {
             {"-DSW=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
             {"-DSW=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
             {"-DSW=1 -DQW=1 -DLX=128 -DLY=1 -DPY=32", {128, 1}, {4, 32}, box_sw_applies},
-            {"-DSW=1 -DQW=1 -DLX=32 -DLY=2 -DPY=48", {32, 2}, {4, 48}, box_sw_applies}};
+            {"-DSW=1 -DQW=1 -DLX=32 -DLY=2 -DPY=48", {32, 2}, {4, 48}, box_sw_applies},
+            // The mean on the float pipe (box.cl's FM; sharpen ignores it).
+            {"-DSW=1 -DFM=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
+            {"-DSW=1 -DFM=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
+            {"-DSW=1 -DFM=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies}};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
@@ -70,7 +74,9 @@ size_t box_ring_bytes(const KernelVariant& v, int radius) {
 std::vector<KernelVariant> sharpen_box_variants() {
     std::vector<KernelVariant> out;
     for (const KernelVariant& v : box_variants())
-        if (v.options.find("-DQW=") != std::string::npos) out.push_back(v);
+        if (v.options.find("-DQW=") != std::string::npos &&
+            v.options.find("-DFM=") == std::string::npos)  // FM: the plain mean only
+            out.push_back(v);
     return out;
 }
 

@@ -91,7 +91,11 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPX=8 -DPY=2 -DDI=1", {32, 4}, {8, 2}},
             {"-DPY=4 -DDI=2", {32, 4}, {4, 4}},
             {"-DPY=4 -DDI=2", {64, 2}, {4, 4}},
-            {"-DPY=2 -DDI=2", {16, 16}, {4, 2}}};
+            {"-DPY=2 -DDI=2", {16, 16}, {4, 2}},
+            // DI=3: the mono8 MHC rounding and saturation on the float pipe.
+            {"-DPY=2 -DDI=3", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=3", {16, 16}, {4, 2}},
+            {"-DPY=4 -DDI=3", {32, 4}, {4, 4}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {
