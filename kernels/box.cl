@@ -167,7 +167,11 @@ inline void sw_sums(const uint* p, uint4* rb, uint4* ga) {
 #pragma unroll
     for (int i = 0; i < SW_NP; ++i) {
         prb[i] = p[i] & 0x00FF00FFu;
+#if PRMT
+        pga[i] = vfx_prmt(p[i], 0u, 0x4341u);  // bytes 1, 3 (G, A), zeros between
+#else
         pga[i] = (p[i] >> 8) & 0x00FF00FFu;
+#endif
     }
     uint s[2][4];
     uint srb = 0u, sga = 0u;
@@ -192,6 +196,9 @@ inline void sw_sums(const uint* p, uint4* rb, uint4* ga) {
 #ifndef FM
 #define FM 0
 #endif
+#ifndef PRMT
+#define PRMT 0  // byte permutes (common.h's vfx_prmt) for the G, A lanes and, with FM, the output
+#endif
 #if FM && !SHARPEN
 // -DFM=1: the mean on the float pipe (the integer one is the busier). The rounded mean of window
 // sum s (< 2^16) as the bits of the float 2^23 + mean, the mean in the low byte: s / n + 2^23
@@ -199,18 +206,24 @@ inline void sw_sums(const uint* p, uint4* rb, uint4* ga) {
 // (n is odd), and the float path's error is below 2^-14 (s exact in float, 1 / n and the
 // multiply-add each rounded once, s / n < 2^9), far inside that margin (checked for every sum
 // of every radius up to 7, fused and unfused).
-inline uint sw_mean_bits(uint s) {
-    return as_uint(
-        fma(as_float(s | 0x4B000000u) - 8388608.0f, 1.0f / (float)BX_N, 8388608.0f));
+// `bits`: 0x4B000000 | s.
+inline uint sw_mean_bits(uint bits) {
+    return as_uint(fma(as_float(bits) - 8388608.0f, 1.0f / (float)BX_N, 8388608.0f));
 }
 
 // A pixel word from the window sums rb = R | B << 16 and ga = G | A << 16 (alpha from `in`).
 inline uint sw_out(uint rb, uint ga, uint in) {
-    const uint r = sw_mean_bits(rb & 0xFFFFu);
-    const uint g = sw_mean_bits(ga & 0xFFFFu);
-    const uint b = sw_mean_bits(rb >> 16);
+    const uint r = sw_mean_bits((rb & 0xFFFFu) | 0x4B000000u);
+    const uint g = sw_mean_bits((ga & 0xFFFFu) | 0x4B000000u);
+#if PRMT
+    // B under the exponent bits, then the word from the low bytes of r, g, b and in's alpha.
+    const uint b = sw_mean_bits(vfx_prmt(rb, 0x4B000000u, 0x7632u));
+    return vfx_prmt(vfx_prmt(r, g, 0x3240u), vfx_prmt(b, in, 0x3270u), 0x5410u);
+#else
+    const uint b = sw_mean_bits((rb >> 16) | 0x4B000000u);
     // r's bits above its low byte (0x4B0000) are masked off; g's and b's leave when shifted.
     return ((r & 0xFFu) | (in & 0xFF000000u)) + ((g << 8) & 0xFF00u) + ((b << 16) & 0xFF0000u);
+#endif
 }
 #endif
 

@@ -44,6 +44,12 @@
 #ifndef DI
 #define DI 0
 #endif
+#ifndef PRMT
+#define PRMT 0
+#endif
+#if PRMT && DI != 3
+#error "demosaic: PRMT is an option of DI=3"
+#endif
 
 #define DM_CAT_(a, b) a##b
 #define DM_CAT(a, b) DM_CAT_(a, b)
@@ -229,13 +235,23 @@ inline void dm_pairs(dmw_t a, dmw_t b, dmw_t c, dp_t* p) {
     p[4] = as_int2((uint2)(bl.y, cl.x));
     p[5] = as_int2((uint2)(bh.y, ch.x));
 #else
-    const uint m = 0x00FF00FFu;          // bytes 0 and 2: one sample in each 16-bit lane
+    const uint m = 0x00FF00FFu;  // bytes 0 and 2: one sample in each 16-bit lane
+#if PRMT
+    // One byte permute each: the zero bytes come from P(0) and P(1), which have them.
+    p[2] = b & m;                           // b0 0 b2 0
+    p[3] = vfx_prmt(b, 0u, 0x4341u);        // b1 0 b3 0
+    p[0] = vfx_prmt(a, p[2], 0x5452u);      // a2 0 b0 0
+    p[1] = vfx_prmt(a, p[3], 0x5453u);      // a3 0 b1 0
+    p[4] = vfx_prmt(p[2], c, 0x1412u);      // b2 0 c0 0
+    p[5] = vfx_prmt(p[3], c, 0x1512u);      // b3 0 c1 0
+#else
     p[0] = ((a >> 16) | (b << 16)) & m;  // bytes 2, 3 of a and 0, 1 of b
     p[1] = ((a >> 24) | (b << 8)) & m;   // byte 3 of a and 0 .. 2 of b
     p[2] = b & m;
     p[3] = (b >> 8) & m;
     p[4] = ((b >> 16) | (c << 16)) & m;
     p[5] = ((b >> 24) | (c << 8)) & m;
+#endif
 #endif
 }
 
@@ -265,13 +281,22 @@ inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
 // in one multiply-add: S / 16 exactly (a power-of-two scaling of an integer below 2^24, then a
 // difference of two multiples of 1/16 below 2^20). Clamped to [0, max], plus 2^23: the float
 // add rounds to nearest even, the integer in the low bits, as convert_uchar_sat_rte would.
-inline uint dm_round16_lane(uint lane) {
-    const float v = fma(as_float(lane | 0x4B000000u), 0.0625f, -(8388608.0f + 32768.0f) * 0.0625f);
+// `bits`: 0x4B000000 | T.
+inline uint dm_round16_lane(uint bits) {
+    const float v = fma(as_float(bits), 0.0625f, -(8388608.0f + 32768.0f) * 0.0625f);
     return as_uint(fmin(fmax(v, 0.0f), 255.0f) + 8388608.0f);
 }
 inline dmc_t dm_round16(dp_t t) {
+#if PRMT
+    // Lane 1 under the exponent bits by one byte permute; the two low bytes put together by
+    // another (bytes 1 and 3 of the result: 0).
+    return vfx_prmt(dm_round16_lane((t & 0xFFFFu) | 0x4B000000u),
+                    dm_round16_lane(vfx_prmt(t, 0x4B000000u, 0x7632u)), 0x5410u);
+#else
     // Lane 1's bits above its low byte (0x4B0000) leave the word when shifted up 16.
-    return (dm_round16_lane(t & 0xFFFFu) & 0xFFu) | (dm_round16_lane(t >> 16) << 16);
+    return (dm_round16_lane((t & 0xFFFFu) | 0x4B000000u) & 0xFFu) |
+           (dm_round16_lane((t >> 16) | 0x4B000000u) << 16);
+#endif
 }
 #else
 inline dmc_t dm_round16(dp_t t) {
@@ -301,9 +326,17 @@ inline dmc_t dm_sample(dp_t p) {
 // alpha: lane 0's pixel is x's low half under y's high half, lane 1's x's high half under y's
 // low half (one funnel shift). About 3 operations per pixel (2 where byte permutes are used).
 inline uint2 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
+#if PRMT
+    // x = R, G of both pixels (bytes 0, 2 of r and g); each pixel word is two bytes of x and two
+    // of b | alpha.
+    const uint x = vfx_prmt(r, g, 0x6240u);
+    const uint y = b | 0xFF00FF00u;
+    return (uint2)(vfx_prmt(x, y, 0x5410u), vfx_prmt(x, y, 0x7632u));
+#else
     const uint x = (r & 0x00FF00FFu) | ((g << 8) & 0xFF00FF00u);
     const uint y = rotate(b, 16u) | 0xFF00FF00u;
     return (uint2)((x & 0xFFFFu) | (y & 0xFFFF0000u), (x >> 16) | (y << 16));
+#endif
 }
 #define DM_QUAD(p0, p1) ((quadw_t)((p0).x, (p1).x, (p0).y, (p1).y))
 #endif

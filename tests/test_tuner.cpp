@@ -2,6 +2,7 @@
 // list, a foreign or broken file), forcing, and TunedKernel's variants computing one result.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -23,14 +24,16 @@ struct Timed {
     ClMem src, dst;
     ClKernel k;
     int runs = 0;
+    std::vector<size_t> order;  // the candidate of every run
     explicit Timed(ClContext& c) : cl(c) {
         src = cl.buffer(CL_MEM_READ_WRITE, 64 * 4 * 32);
         dst = cl.buffer(CL_MEM_READ_WRITE, 64 * 4 * 32);
         k = cl.kernel("mono.cl", "mono_to_rgba", "-DWORK16=0 -DSRC16=0");
         set_args(k.get(), src.get(), cl_int{256}, dst.get(), cl_int{256}, cl_int{64}, cl_int{32});
     }
-    ClEvent operator()(size_t) {
+    ClEvent operator()(size_t i) {
         ++runs;
+        order.push_back(i);
         return enqueue_2d(cl.queue(), k.get(), 64, 32, {8, 8});
     }
 };
@@ -45,9 +48,15 @@ TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     {
         Tuner tuner(cl.info(), dir);
         first = tuner.choose("k 64x32", labels, std::ref(t));
-        EXPECT_EQ(t.runs, 3 * 9) << "2 warm-ups and 7 timed runs per candidate";
+        EXPECT_EQ(t.runs, 3 * 13) << "2 warm-ups and 11 timed runs per candidate";
+        // The timed runs go in rounds, one of every candidate each, after every warm-up.
+        const std::vector<size_t> warm{0, 0, 1, 1, 2, 2};
+        ASSERT_EQ(t.order.size(), 39u);
+        EXPECT_TRUE(std::equal(warm.begin(), warm.end(), t.order.begin()));
+        for (size_t r = 6; r < t.order.size(); ++r)
+            EXPECT_EQ(t.order[r], (r - 6) % 3) << "run " << r;
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
-        EXPECT_EQ(t.runs, 27) << "a second use of the key measures nothing";
+        EXPECT_EQ(t.runs, 39) << "a second use of the key measures nothing";
         ASSERT_TRUE(fs::exists(tuner.cache_file()));
         std::ifstream in(tuner.cache_file());
         const auto j = nlohmann::json::parse(in);
@@ -57,23 +66,23 @@ TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     {
         Tuner tuner(cl.info(), dir);  // the next start
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
-        EXPECT_EQ(t.runs, 27) << "the cached choice is reused without measuring";
+        EXPECT_EQ(t.runs, 39) << "the cached choice is reused without measuring";
         // A changed candidate list no longer holds the cached label: measured again.
         const std::vector<std::string> other{"x", "y"};
         tuner.choose("k 64x32", other, std::ref(t));
-        EXPECT_EQ(t.runs, 27 + 18);
+        EXPECT_EQ(t.runs, 39 + 26);
     }
     {
         Tuner tuner(cl.info(), dir);
         tuner.set_mode(TuneMode::retune);
         tuner.choose("k 64x32", labels, std::ref(t));
-        EXPECT_EQ(t.runs, 45 + 27) << "--retune measures again";
+        EXPECT_EQ(t.runs, 65 + 39) << "--retune measures again";
         tuner.force("b");
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), 1u);
         tuner.force("");
         tuner.set_mode(TuneMode::fixed);
         EXPECT_EQ(tuner.choose("new key", labels, std::ref(t)), 0u);
-        EXPECT_EQ(t.runs, 72) << "fixed mode never measures";
+        EXPECT_EQ(t.runs, 104) << "fixed mode never measures";
     }
 }
 

@@ -95,7 +95,12 @@ std::vector<KernelVariant> demosaic_variants() {
             // DI=3: the mono8 MHC rounding and saturation on the float pipe.
             {"-DPY=2 -DDI=3", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=3", {16, 16}, {4, 2}},
-            {"-DPY=4 -DDI=3", {32, 4}, {4, 4}}};
+            {"-DPY=4 -DDI=3", {32, 4}, {4, 4}},
+            // ... with byte permutes (demosaic.cl's PRMT: one PRMT on NVIDIA where shifts and
+            // masks took two).
+            {"-DPY=2 -DDI=3 -DPRMT=1", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=3 -DPRMT=1", {16, 16}, {4, 2}},
+            {"-DPY=4 -DDI=3 -DPRMT=1", {32, 4}, {4, 4}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {

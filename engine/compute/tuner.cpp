@@ -21,8 +21,11 @@ namespace vfx {
 
 namespace {
 
+// Runs per candidate: kWarmups first, then kRuns timed ones in rounds (one run of every
+// candidate per round), so a drift of the device's clocks or of other work on it while the tuner
+// measures weighs on every candidate alike instead of on whichever came last.
 constexpr int kWarmups = 2;
-constexpr int kRuns = 7;
+constexpr int kRuns = 11;
 
 std::string uuid_text(const ClDeviceInfo& dev) {
     if (!dev.uuid) return {};
@@ -161,26 +164,43 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
                 return *i;
             }
 
-    size_t best = labels.size();
-    double best_ms = 0;
-    std::string report;
-    for (size_t i = 0; i < labels.size(); ++i) {
-        std::vector<double> ms;
+    // One run of candidate i, waited for: its time in ms, or nullopt when the device refuses
+    // the candidate's shape or resources.
+    auto time_one = [&](size_t i) -> std::optional<double> {
         try {
-            for (int r = 0; r < kWarmups + kRuns; ++r) {
-                ClEvent ev = run(i);
-                cl_event e = ev.get();
-                VFX_CL(clWaitForEvents(1, &e));
-                if (r >= kWarmups) ms.push_back(cl_event_ms(e));
-            }
+            ClEvent ev = run(i);
+            cl_event e = ev.get();
+            VFX_CL(clWaitForEvents(1, &e));
+            return cl_event_ms(e);
         } catch (const GpuError& e) {
             if (e.code() != CL_INVALID_WORK_GROUP_SIZE && e.code() != CL_OUT_OF_RESOURCES &&
                 e.code() != CL_INVALID_KERNEL_ARGS)
                 throw;
+            return std::nullopt;
+        }
+    };
+    std::vector<std::vector<double>> ms(labels.size());
+    std::vector<char> runs(labels.size(), 1);
+    for (size_t i = 0; i < labels.size(); ++i)
+        for (int r = 0; r < kWarmups && runs[i]; ++r)
+            runs[i] = time_one(i).has_value();
+    for (int r = 0; r < kRuns; ++r)
+        for (size_t i = 0; i < labels.size(); ++i)
+            if (runs[i]) {
+                if (auto t = time_one(i))
+                    ms[i].push_back(*t);
+                else
+                    runs[i] = 0;
+            }
+    size_t best = labels.size();
+    double best_ms = 0;
+    std::string report;
+    for (size_t i = 0; i < labels.size(); ++i) {
+        if (!runs[i]) {
             report += fmt::format(" {}: skipped;", labels[i]);
             continue;
         }
-        const double m = median_of(ms);
+        const double m = median_of(ms[i]);
         report += fmt::format(" {}: {:.4f} ms;", labels[i], m);
         if (best == labels.size() || m < best_ms) {
             best = i;
