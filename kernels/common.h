@@ -178,6 +178,27 @@ inline void store_quad(__global uchar* dst, int pitch, int xa, int y, int width,
     ((i) == 0 ? (q).lo.lo : (i) == 1 ? (q).lo.hi : (i) == 2 ? (q).hi.lo : (q).hi.hi)
 
 
+// ---- Byte permutes (-DPRMT=1 in the kernels that offer it) ----
+// PTX's prmt.b32 (default mode): byte i of the result is byte (s >> 4i) & 7 of the eight bytes
+// b:a (a the low four). NVIDIA's compiler (it defines __NV_CL_C_VERSION) gets the instruction
+// itself: one PRMT where picking bytes out of two words takes a shift and a mask or two, on the
+// integer pipe that the integer kernels keep busiest. Elsewhere the same bytes by shifts and
+// masks (s is a constant at every use, so they fold).
+inline uint vfx_prmt(uint a, uint b, uint s) {
+#ifdef __NV_CL_C_VERSION
+    uint d;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(s));
+    return d;
+#else
+    const ulong v = ((ulong)b << 32) | (ulong)a;
+    uint d = 0u;
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        d |= (uint)((v >> (8u * ((s >> (4 * i)) & 7u))) & 0xFFu) << (8 * i);
+    return d;
+#endif
+}
+
 // ---- Quads as raw words (-DQW=1|2) ----
 // NVIDIA's compiler splits a uchar16 / ushort16 access into 4-byte (8-byte) pieces and keeps
 // every channel in its own register; a quad loaded and stored as uint4 (RGBA8: one word per
@@ -267,23 +288,3 @@ inline void store_quadw(__global uchar* dst, int pitch, int xa, int y, int width
     if (xa + 2 < width) px[2] = QW_PIX(q, 2);
 }
 
-// ---- Byte permutes (-DPRMT=1 in the kernels that offer it) ----
-// PTX's prmt.b32 (default mode): byte i of the result is byte (s >> 4i) & 7 of the eight bytes
-// b:a (a the low four). NVIDIA's compiler (it defines __NV_CL_C_VERSION) gets the instruction
-// itself: one PRMT where picking bytes out of two words takes a shift and a mask or two, on the
-// integer pipe that the integer kernels keep busiest. Elsewhere the same bytes by shifts and
-// masks (s is a constant at every use, so they fold).
-inline uint vfx_prmt(uint a, uint b, uint s) {
-#ifdef __NV_CL_C_VERSION
-    uint d;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(s));
-    return d;
-#else
-    const ulong v = ((ulong)b << 32) | (ulong)a;
-    uint d = 0u;
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-        d |= (uint)((v >> (8u * ((s >> (4 * i)) & 7u))) & 0xFFu) << (8 * i);
-    return d;
-#endif
-}

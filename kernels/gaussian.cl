@@ -139,6 +139,12 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if C3 && QW != 2
 #error "gaussian: C3 needs QW=2"
 #endif
+#ifndef PRMT
+#define PRMT 0  // C3 with RGBA8: byte permutes (common.h's vfx_prmt) to take channels out and in
+#endif
+#if PRMT && !C3
+#error "gaussian: PRMT is an option of C3"
+#endif
 #define GR_CH (LY * PY)               // output rows per chunk
 #define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
 #define GR_PLANE (GR_RING * LX)       // float4 per plane of the ring
@@ -200,10 +206,14 @@ inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c =
 inline float gs_chan(pixw_t w, int c) {
 #if WORK16
     const uint u = c == 0 ? (w.x & 0xFFFFu) : c == 1 ? (w.x >> 16) : (w.y & 0xFFFFu);
+    return as_float(u | 0x4B000000u) - 8388608.0f;
+#elif PRMT
+    // Byte c of w under the exponent bits of 2^23 in one byte permute.
+    return as_float(vfx_prmt(w, 0x4B000000u, 0x7650u | (uint)c)) - 8388608.0f;
 #else
     const uint u = (w >> (8 * c)) & 0xFFu;
-#endif
     return as_float(u | 0x4B000000u) - 8388608.0f;
+#endif
 }
 
 // gs_h_at for one channel.
@@ -269,6 +279,9 @@ inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amount) {
     const uint bb = gs_round_bits(b);
 #if WORK16
     return (uint2)((rb & 0xFFFFu) + (gb << 16), (bb & 0xFFFFu) | (in.y & 0xFFFF0000u));
+#elif PRMT
+    // The low bytes of rb, gb, bb and in's alpha, by byte permutes.
+    return vfx_prmt(vfx_prmt(rb, gb, 0x3240u), vfx_prmt(bb, in, 0x3270u), 0x5410u);
 #else
     return ((rb & 0x00FFFFFFu) | (in & 0xFF000000u)) + (gb << 8) + (bb << 16);
 #endif

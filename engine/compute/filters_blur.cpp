@@ -30,6 +30,7 @@ std::vector<double> gaussian_taps(double sigma) {
 namespace stencil {
 
 std::vector<KernelVariant> gaussian_variants() {
+    const auto rgba8_only = [](const std::string& o) { return build_option(o, "WORK16") == 0; };
     // Candidates that lost on every device measured (H100 and PoCL, both radii, 1080p and
     // 4K, 1.3x the best or worse: benchmarks/2026-11-25-h100/tuned.txt) are left out, so a
     // first start compiles fewer programs: most shapes of the register-only and LM=1 paths,
@@ -58,7 +59,20 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 16}, {4, 8}},
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=8 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 32}}};
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=8 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 32}},
+            // ... with byte permutes (gaussian.cl's PRMT), RGBA8 only.
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
+             {16, 8},
+             {4, 16},
+             rgba8_only},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
+             {16, 16},
+             {4, 8},
+             rgba8_only},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
+             {16, 8},
+             {4, 16},
+             rgba8_only}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
