@@ -66,7 +66,10 @@ std::vector<KernelVariant> box_variants() {
         // ... with byte permutes (one PRMT on NVIDIA for a shift and a mask or two).
         {"-DSW=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
         {"-DSW=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
-        {"-DSW=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies}};
+        {"-DSW=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
+        // Byte permutes for the G/A lanes only (sharpen's best shapes; sharpen has no FM).
+        {"-DSW=1 -DPRMT=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
+        {"-DSW=1 -DPRMT=1 -DQW=1 -DLX=32 -DLY=4 -DPY=8", {32, 4}, {4, 8}, box_sw_applies}};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
