@@ -143,6 +143,12 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #define SW_W (2 * RADIUS + 1)      // window rows
 #define SW_ROWS (PY + 2 * RADIUS)  // input rows per work-item
 #define SW_N (LX * LY)             // work-items per group
+#ifndef FM
+#define FM 0  // the mean on the float pipe (sw_out below)
+#endif
+#ifndef PRMT
+#define PRMT 0  // byte permutes (common.h's vfx_prmt) for the G, A lanes and, with FM, the output
+#endif
 
 // The pixel words xa - R .. xa + 3 + R of row y (clamped to the edge) into p[0 .. SW_NP - 1]:
 // 2 SW_F + 1 aligned word quads and SW_B single words on each side (no load of pixels that no
@@ -193,12 +199,6 @@ inline void sw_sums(const uint* p, uint4* rb, uint4* ga) {
     *ga = (uint4)(s[1][0], s[1][1], s[1][2], s[1][3]);
 }
 
-#ifndef FM
-#define FM 0
-#endif
-#ifndef PRMT
-#define PRMT 0  // byte permutes (common.h's vfx_prmt) for the G, A lanes and, with FM, the output
-#endif
 #if FM && !SHARPEN
 // -DFM=1: the mean on the float pipe (the integer one is the busier). The rounded mean of window
 // sum s (< 2^16) as the bits of the float 2^23 + mean, the mean in the low byte: s / n + 2^23
@@ -218,7 +218,7 @@ inline uint sw_out(uint rb, uint ga, uint in) {
 #if PRMT
     // B under the exponent bits, then the word from the low bytes of r, g, b and in's alpha.
     const uint b = sw_mean_bits(vfx_prmt(rb, 0x4B000000u, 0x7632u));
-    return vfx_prmt(vfx_prmt(r, g, 0x3240u), vfx_prmt(b, in, 0x3270u), 0x5410u);
+    return vfx_prmt_word(r, g, b, in);
 #else
     const uint b = sw_mean_bits((rb >> 16) | 0x4B000000u);
     // r's bits above its low byte (0x4B0000) are masked off; g's and b's leave when shifted.

@@ -177,7 +177,6 @@ inline void store_quad(__global uchar* dst, int pitch, int xa, int y, int width,
 #define QUAD_PIX(q, i) \
     ((i) == 0 ? (q).lo.lo : (i) == 1 ? (q).lo.hi : (i) == 2 ? (q).hi.lo : (q).hi.hi)
 
-
 // ---- Byte permutes (-DPRMT=1 in the kernels that offer it) ----
 // PTX's prmt.b32 (default mode): byte i of the result is byte (s >> 4i) & 7 of the eight bytes
 // b:a (a the low four). NVIDIA's compiler (it defines __NV_CL_C_VERSION) gets the instruction
@@ -197,6 +196,12 @@ inline uint vfx_prmt(uint a, uint b, uint s) {
         d |= (uint)((v >> (8u * ((s >> (4 * i)) & 7u))) & 0xFFu) << (8 * i);
     return d;
 #endif
+}
+
+// An RGBA8 pixel word from the low bytes of r, g, b and the alpha (byte 3) of word a, by three
+// byte permutes.
+inline uint vfx_prmt_word(uint r, uint g, uint b, uint a) {
+    return vfx_prmt(vfx_prmt(r, g, 0x3240u), vfx_prmt(b, a, 0x3270u), 0x5410u);
 }
 
 // ---- Quads as raw words (-DQW=1|2) ----
@@ -287,4 +292,3 @@ inline void store_quadw(__global uchar* dst, int pitch, int xa, int y, int width
     if (xa + 1 < width) px[1] = QW_PIX(q, 1);
     if (xa + 2 < width) px[2] = QW_PIX(q, 2);
 }
-

@@ -18,9 +18,10 @@
 // -DQW=1|2 (common.h's quads as words): each pixel is built as its word (float_to_pixw, alpha
 // max) and each quad written as one 16 / 32-byte store.
 // -DDI=1|2|3: the integer path ("The integer path" below): the same frames from integer adds,
-// shifts, masks and min/max only (no float, no conversion), two pixels per operation on mono8,
-// PX a multiple of 4, pixel words stored as with QW. DI=2 and 3 differ in the mono8 MHC rounding
-// and saturation (3: on the float pipe).
+// shifts, masks and min/max (no conversion to float), two pixels per operation on mono8, PX a
+// multiple of 4, pixel words stored as with QW. DI=2 and 3 differ in the mono8 MHC rounding and
+// saturation: 2 with packed 16-bit min/max, 3 on the float pipe (exact float tricks on the
+// integer sums' bits). -DPRMT=1 (with DI=3): byte permutes (common.h's vfx_prmt).
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY

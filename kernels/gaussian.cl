@@ -281,7 +281,7 @@ inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amount) {
     return (uint2)((rb & 0xFFFFu) + (gb << 16), (bb & 0xFFFFu) | (in.y & 0xFFFF0000u));
 #elif PRMT
     // The low bytes of rb, gb, bb and in's alpha, by byte permutes.
-    return vfx_prmt(vfx_prmt(rb, gb, 0x3240u), vfx_prmt(bb, in, 0x3270u), 0x5410u);
+    return vfx_prmt_word(rb, gb, bb, in);
 #else
     return ((rb & 0x00FFFFFFu) | (in & 0xFF000000u)) + (gb << 8) + (bb << 16);
 #endif

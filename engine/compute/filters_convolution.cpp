@@ -32,6 +32,15 @@ bool box_sw_applies(const std::string& options) {
     return build_option(options, "WORK16") == 0 &&
            build_option(options, "RADIUS").value_or(99) <= 7;
 }
+
+// A candidate of box.cl's SW path: LX x LY work-items of 4 x PY pixels each.
+KernelVariant box_sw(const std::string& extra, size_t lx, size_t ly, uint32_t py) {
+    return {fmt::format("-DSW=1{}{} -DQW=1 -DLX={} -DLY={} -DPY={}", extra.empty() ? "" : " ",
+                        extra, lx, ly, py),
+            {lx, ly},
+            {4, py},
+            box_sw_applies};
+}
 }  // namespace
 
 std::vector<KernelVariant> box_variants() {
@@ -39,37 +48,36 @@ std::vector<KernelVariant> box_variants() {
     // 4K, 1.3x the best or worse: benchmarks/2026-11-25-h100/tuned.txt) are left out, so a
     // first start compiles fewer programs: most shapes with pixels as vectors, and the QW=1
     // twins of the word candidates. RGBA16 (and radius > 7) takes the first six.
-    return {
-        {"-DPY=16", {32, 4}, {4, 16}},
-        // Local memory (the kernel's LM path): horizontal sums once per tile row.
-        {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
-        // Quads as words (common.h's QW): one 16 / 32-byte access per quad.
-        {"-DPY=4 -DQW=2", {32, 8}, {4, 4}},
-        {"-DPY=8 -DQW=2", {64, 4}, {4, 8}},
-        {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
-        {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}},
-        // Two channels per register, the window's rows in a __local ring (box.cl's SW
-        // path): RGBA8 and radius <= 7 only. Measured (H100, 4K), the ring in registers
-        // (a fully unrolled walk) and deeper prefetch lost to these everywhere, and so did
-        // no ring at all (the leaving row loaded and summed again, for more work-items per
-        // SM than the 45 KB ring of radius 5 allows): 1.35x at radius 5.
-        {"-DSW=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-        {"-DSW=1 -DQW=1 -DLX=32 -DLY=4 -DPY=8", {32, 4}, {4, 8}, box_sw_applies},
-        {"-DSW=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
-        {"-DSW=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
-        {"-DSW=1 -DQW=1 -DLX=128 -DLY=1 -DPY=32", {128, 1}, {4, 32}, box_sw_applies},
-        {"-DSW=1 -DQW=1 -DLX=32 -DLY=2 -DPY=48", {32, 2}, {4, 48}, box_sw_applies},
-        // The mean on the float pipe (box.cl's FM; sharpen ignores it).
-        {"-DSW=1 -DFM=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-        {"-DSW=1 -DFM=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
-        {"-DSW=1 -DFM=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
-        // ... with byte permutes (one PRMT on NVIDIA for a shift and a mask or two).
-        {"-DSW=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-        {"-DSW=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=32 -DLY=4 -DPY=32", {32, 4}, {4, 32}, box_sw_applies},
-        {"-DSW=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=64 -DLY=1 -DPY=32", {64, 1}, {4, 32}, box_sw_applies},
-        // Byte permutes for the G/A lanes only (sharpen's best shapes; sharpen has no FM).
-        {"-DSW=1 -DPRMT=1 -DQW=1 -DLX=64 -DLY=2 -DPY=16", {64, 2}, {4, 16}, box_sw_applies},
-        {"-DSW=1 -DPRMT=1 -DQW=1 -DLX=32 -DLY=4 -DPY=8", {32, 4}, {4, 8}, box_sw_applies}};
+    return {{"-DPY=16", {32, 4}, {4, 16}},
+            // Local memory (the kernel's LM path): horizontal sums once per tile row.
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2", {8, 16}, {4, 2}},
+            // Quads as words (common.h's QW): one 16 / 32-byte access per quad.
+            {"-DPY=4 -DQW=2", {32, 8}, {4, 4}},
+            {"-DPY=8 -DQW=2", {64, 4}, {4, 8}},
+            {"-DLM=1 -DLX=8 -DLY=16 -DPY=2 -DQW=2", {8, 16}, {4, 2}},
+            {"-DLM=1 -DLX=16 -DLY=8 -DPY=2 -DQW=2", {16, 8}, {4, 2}},
+            // Two channels per register, the window's rows in a __local ring (box.cl's SW
+            // path): RGBA8 and radius <= 7 only. Measured (H100, 4K), the ring in registers
+            // (a fully unrolled walk) and deeper prefetch lost to these everywhere, and so did
+            // no ring at all (the leaving row loaded and summed again, for more work-items per
+            // SM than the 45 KB ring of radius 5 allows): 1.35x at radius 5.
+            box_sw("", 64, 2, 16),
+            box_sw("", 32, 4, 8),
+            box_sw("", 64, 1, 32),
+            box_sw("", 32, 4, 32),
+            box_sw("", 128, 1, 32),
+            box_sw("", 32, 2, 48),
+            // The mean on the float pipe (box.cl's FM; sharpen ignores it) ...
+            box_sw("-DFM=1", 64, 2, 16),
+            box_sw("-DFM=1", 32, 4, 32),
+            box_sw("-DFM=1", 64, 1, 32),
+            // ... and with byte permutes (one PRMT on NVIDIA for a shift and a mask or two).
+            box_sw("-DFM=1 -DPRMT=1", 64, 2, 16),
+            box_sw("-DFM=1 -DPRMT=1", 32, 4, 32),
+            box_sw("-DFM=1 -DPRMT=1", 64, 1, 32),
+            // Byte permutes for the G/A lanes only (sharpen's best shapes; sharpen has no FM).
+            box_sw("-DPRMT=1", 64, 2, 16),
+            box_sw("-DPRMT=1", 32, 4, 8)};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
