@@ -149,6 +149,24 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #ifndef PRMT
 #define PRMT 0  // byte permutes (common.h's vfx_prmt) for the G, A lanes and, with FM, the output
 #endif
+#ifndef CR
+// -DCR=1: each row's own quad (the block's 4 input words) waits in the ring too, so an output
+// row takes its input words (alpha; sharpen: every channel) from __local, R rows after they came
+// in, instead of loading them again from global memory on the walk's critical path. -DCR=2 (the
+// plain mean with FM, which needs alpha alone): only the 4 alpha bytes, as one word (4 bytes per
+// slot, not 16, where the ring's size limits the work-items per SM).
+#define CR 0
+#endif
+#if CR == 2 && !(FM && !SHARPEN)
+#error "box.cl: CR=2 needs FM (and not SHARPEN)"
+#endif
+#ifndef RG
+// -DRG=1: the G lane alone where the others hold G and A (alpha's sums are never used: every
+// output takes alpha from its input word), and the ring slot holds G's four sums as 16-bit
+// (ushort4; a horizontal sum is at most 255 (2R + 1) < 2^16): 24 bytes per work-item and window
+// row instead of 32, so more work-items fit an SM where the ring is what limits them.
+#define RG 0
+#endif
 
 // The pixel words xa - R .. xa + 3 + R of row y (clamped to the edge) into p[0 .. SW_NP - 1]:
 // 2 SW_F + 1 aligned word quads and SW_B single words on each side (no load of pixels that no
@@ -173,8 +191,12 @@ inline void sw_sums(const uint* p, uint4* rb, uint4* ga) {
 #pragma unroll
     for (int i = 0; i < SW_NP; ++i) {
         prb[i] = p[i] & 0x00FF00FFu;
-#if PRMT
+#if PRMT && RG
+        pga[i] = vfx_prmt(p[i], 0u, 0x4441u);  // byte 1 (G), zeros above
+#elif PRMT
         pga[i] = vfx_prmt(p[i], 0u, 0x4341u);  // bytes 1, 3 (G, A), zeros between
+#elif RG
+        pga[i] = (p[i] >> 8) & 0xFFu;
 #else
         pga[i] = (p[i] >> 8) & 0x00FF00FFu;
 #endif
@@ -227,11 +249,11 @@ inline uint sw_out(uint rb, uint ga, uint in) {
 }
 #endif
 
-// Output row y's quad at xa from the vertical sums of its 4 columns, two lanes per word.
-inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
-                     int xa, int y, int width, uint4 vrb, uint4 vga BX_AMOUNT_PARAM) {
+// Output row y's quad at xa from the vertical sums of its 4 columns, two lanes per word, and
+// its input quad `in`.
+inline void sw_store(__global uchar* dst, int dst_pitch, int xa, int y, int width, uint4 vrb,
+                     uint4 vga, quadw_t in BX_AMOUNT_PARAM) {
 #if FM && !SHARPEN
-    const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
     store_quadw(dst, dst_pitch, xa, y, width,
                 (quadw_t)(sw_out(vrb.s0, vga.s0, in.x), sw_out(vrb.s1, vga.s1, in.y),
                           sw_out(vrb.s2, vga.s2, in.z), sw_out(vrb.s3, vga.s3, in.w)));
@@ -240,18 +262,36 @@ inline void sw_store(__global const uchar* src, int src_pitch, __global uchar* d
                         (uint4)(vrb.s1 & 0xFFFFu, vga.s1 & 0xFFFFu, vrb.s1 >> 16, vga.s1 >> 16),
                         (uint4)(vrb.s2 & 0xFFFFu, vga.s2 & 0xFFFFu, vrb.s2 >> 16, vga.s2 >> 16),
                         (uint4)(vrb.s3 & 0xFFFFu, vga.s3 & 0xFFFFu, vrb.s3 >> 16, vga.s3 >> 16)};
-    bx_store(dst, dst_pitch, xa, y, width, v,
-             load_quadw(src, src_pitch, xa, y, width) BX_AMOUNT_ARG);
+    bx_store(dst, dst_pitch, xa, y, width, v, in BX_AMOUNT_ARG);
 #endif
 }
 
-// Ring slot s of work-item `lid`: rb at ring[(2 s) N + lid], ga at ring[(2 s + 1) N + lid]
-// (neighbouring work-items touch neighbouring 16 bytes).
+// Ring slot s of work-item `lid`: rb at ring_rb[s N + lid], ga at ring_ga[s N + lid]
+// (neighbouring work-items touch neighbouring 16 (RG: 8) bytes).
+#if RG
+typedef ushort4 sw_ga_t;
+#define SW_GA_IN(v) convert_uint4(v)
+#define SW_GA_OUT(v) convert_ushort4(v)
+#else
+typedef uint4 sw_ga_t;
+#define SW_GA_IN(v) (v)
+#define SW_GA_OUT(v) (v)
+#endif
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height BX_AMOUNT_PARAM) {
-    __local uint4 ring[2 * SW_W * SW_N];
-    __local uint4* my = ring + (int)get_local_id(1) * LX + (int)get_local_id(0);
+    __local uint4 ring_rb[SW_W * SW_N];
+    __local sw_ga_t ring_ga[SW_W * SW_N];
+    const int lid = (int)get_local_id(1) * LX + (int)get_local_id(0);
+    __local uint4* my_rb = ring_rb + lid;
+    __local sw_ga_t* my_ga = ring_ga + lid;
+#if CR == 2
+    __local uint ring_in[SW_W * SW_N];
+    __local uint* my_in = ring_in + lid;
+#elif CR
+    __local uint4 ring_in[SW_W * SW_N];
+    __local uint4* my_in = ring_in + lid;
+#endif
     const int xa = (int)get_global_id(0) * 4;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
@@ -264,21 +304,44 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + 1, height), width, next);
         uint4 hrb, hga;
         sw_sums(p, &hrb, &hga);
+#if CR == 2
+        // Byte c: pixel c's alpha (byte 3 of its word).
+        my_in[slot * SW_N] = vfx_prmt(vfx_prmt(p[SW_B + 4 * SW_F], p[SW_B + 4 * SW_F + 1], 0x73u),
+                                      vfx_prmt(p[SW_B + 4 * SW_F + 2], p[SW_B + 4 * SW_F + 3], 0x73u),
+                                      0x5410u);
+#elif CR
+        my_in[slot * SW_N] = (uint4)(p[SW_B + 4 * SW_F], p[SW_B + 4 * SW_F + 1],
+                                     p[SW_B + 4 * SW_F + 2], p[SW_B + 4 * SW_F + 3]);
+#endif
 #pragma unroll
         for (int i = 0; i < SW_NP; ++i) p[i] = next[i];
         vrb += hrb;
         vga += hga;
         if (j >= SW_W) {  // the slot holds row j - (2R + 1), which leaves the window
-            vrb -= my[2 * slot * SW_N];
-            vga -= my[(2 * slot + 1) * SW_N];
+            vrb -= my_rb[slot * SW_N];
+            vga -= SW_GA_IN(my_ga[slot * SW_N]);
         }
-        my[2 * slot * SW_N] = hrb;
-        my[(2 * slot + 1) * SW_N] = hga;
+        my_rb[slot * SW_N] = hrb;
+        my_ga[slot * SW_N] = SW_GA_OUT(hga);
+#if CR
+        // Output row j - 2R's input row, j - R, is in slot (slot + R + 1) mod (2R + 1).
+        int cs = slot + RADIUS + 1;
+        if (cs >= SW_W) cs -= SW_W;
+#endif
         if (++slot == SW_W) slot = 0;
         if (j >= 2 * RADIUS) {  // output row j - 2R's window is complete
             const int y = y0 + j - 2 * RADIUS;
             if (y >= height) break;
-            sw_store(src, src_pitch, dst, dst_pitch, xa, y, width, vrb, vga BX_AMOUNT_ARG);
+#if CR == 2
+            // sw_out takes alpha from byte 3 of its `in` word, so pixel c's alpha goes there.
+            const uint a = my_in[cs * SW_N];
+            const quadw_t in = (uint4)(a << 24, a << 16, a << 8, a);
+#elif CR
+            const quadw_t in = my_in[cs * SW_N];
+#else
+            const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
+#endif
+            sw_store(dst, dst_pitch, xa, y, width, vrb, vga, in BX_AMOUNT_ARG);
         }
     }
 }

@@ -46,7 +46,12 @@ std::vector<KernelVariant> gaussian_variants() {
             // (each quad's pixels taken out once). Measured and dropped (H100, 4K): QW=1 twins
             // (5-8 % slower than QW=2), a split horizontal/vertical work layout with one pixel
             // column per work-item (LM=3, 0.080-0.103 ms against 0.076), prefetching the next
-            // chunk's quads into registers (no change); QX=4 with PY=2 and 32x8.
+            // chunk's quads into registers (no change); QX=4 with PY=2 and 32x8. With C3 (below):
+            // that prefetch again (3-10 % slower), outputs taking their input words from the
+            // ring (1-3 % slower), the vertical pass over 2 or 1 pixel columns per work-item
+            // (48 or 30 __local bytes read per pixel, not 84: 2-14 % slower). Neither latency
+            // nor __local bandwidth bounds it: its instructions do (SASS, radius 6: about 130
+            // per pixel, 78 of them the taps' own multiply-adds).
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4", {16, 8}, {4, 16}},
             // Three channels (gaussian.cl's C3): R, G, B only in every step, interior tasks

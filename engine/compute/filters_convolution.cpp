@@ -60,7 +60,10 @@ std::vector<KernelVariant> box_variants() {
             // path): RGBA8 and radius <= 7 only. Measured (H100, 4K), the ring in registers
             // (a fully unrolled walk) and deeper prefetch lost to these everywhere, and so did
             // no ring at all (the leaving row loaded and summed again, for more work-items per
-            // SM than the 45 KB ring of radius 5 allows): 1.35x at radius 5.
+            // SM than the 45 KB ring of radius 5 allows): 1.35x at radius 5. Measured again with
+            // RG/CR: two and three rows' loads in flight (no gain; 3 slower). The walk bounds
+            // radius 5, not its arithmetic: stripped to one quad loaded and stored per row, it
+            // still takes 0.0388 ms at PY=32 (copy: 0.0265); the full kernel 0.0407.
             box_sw("", 64, 2, 16),
             box_sw("", 32, 4, 8),
             box_sw("", 64, 1, 32),
@@ -77,13 +80,29 @@ std::vector<KernelVariant> box_variants() {
             box_sw("-DFM=1 -DPRMT=1", 64, 1, 32),
             // Byte permutes for the G/A lanes only (sharpen's best shapes; sharpen has no FM).
             box_sw("-DPRMT=1", 64, 2, 16),
-            box_sw("-DPRMT=1", 32, 4, 8)};
+            box_sw("-DPRMT=1", 32, 4, 8),
+            // The block's input words waiting in the ring (box.cl's CR; CR=2: alpha alone, for
+            // the plain mean) and G's sums alone in 16-bit slots (RG): sharpen 0.0361 -> 0.0350
+            // ms, radius 5 0.0423 -> 0.0407 (H100, 4K).
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2", 32, 4, 32),
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2", 64, 1, 32),
+            box_sw("-DPRMT=1 -DRG=1 -DCR=1", 64, 2, 16),
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=1", 64, 2, 16),
+            box_sw("-DPRMT=1 -DCR=1", 64, 2, 16),
+            box_sw("-DPRMT=1 -DCR=1", 32, 4, 8)};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
     if (build_option(v.options, "SW") != 1) return 0;
-    // Two uint4 (rb, ga) per work-item and window row.
-    return 2 * (2 * static_cast<size_t>(radius) + 1) * sizeof(cl_uint4) * v.local[0] * v.local[1];
+    // Per work-item and window row: rb (uint4), ga (uint4; RG: ushort4) and, with CR, the
+    // block's input quad (uint4; CR=2: its alpha bytes, one uint).
+    const size_t slot =
+        sizeof(cl_uint4) +
+        (build_option(v.options, "RG") == 1 ? sizeof(cl_ushort4) : sizeof(cl_uint4)) +
+        (build_option(v.options, "CR") == 1   ? sizeof(cl_uint4)
+         : build_option(v.options, "CR") == 2 ? sizeof(cl_uint)
+                                              : 0);
+    return (2 * static_cast<size_t>(radius) + 1) * slot * v.local[0] * v.local[1];
 }
 
 // sharpen through box.cl (-DSHARPEN=1): its exact integer window sums, quads as words.
