@@ -160,6 +160,9 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #if CR == 2 && !(FM && !SHARPEN)
 #error "box.cl: CR=2 needs FM (and not SHARPEN)"
 #endif
+#ifndef ZZ
+#define ZZ 0  // -DZZ=1: blocks walk in alternate directions (see box_strip)
+#endif
 #ifndef RG
 // -DRG=1: the G lane alone where the others hold G and A (alpha's sums are never used: every
 // output takes alpha from its input word), and the ring slot holds G's four sums as 16-bit
@@ -295,13 +298,22 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     const int xa = (int)get_global_id(0) * 4;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
+#if ZZ
+    // Odd blocks walk down, even ones up: two neighbouring blocks read the 2R input rows they
+    // share at about the same time, so the second read finds them in L2 rather than in DRAM.
+    const int dir = (get_global_id(1) & 1) ? 1 : -1;
+    const int g0 = dir > 0 ? y0 - RADIUS : y0 + PY - 1 + RADIUS;  // input row of walk step 0
+#else
+    const int dir = 1;
+    const int g0 = y0 - RADIUS;
+#endif
     uint4 vrb = (uint4)(0u), vga = (uint4)(0u);
-    int slot = 0;  // ring slot of input row j (j mod 2R + 1)
-    uint p[SW_NP];  // input row j's pixel words (row j = y0 - R + j, clamped)
-    sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS, height), width, p);
+    int slot = 0;  // ring slot of walk step j (j mod 2R + 1)
+    uint p[SW_NP];  // the pixel words of step j's input row, g0 + dir j (clamped)
+    sw_load(src, src_pitch, xa, clamp_y(g0, height), width, p);
     for (int j = 0; j < SW_ROWS; ++j) {
         uint next[SW_NP];
-        sw_load(src, src_pitch, xa, clamp_y(y0 - RADIUS + j + 1, height), width, next);
+        sw_load(src, src_pitch, xa, clamp_y(g0 + dir * (j + 1), height), width, next);
         uint4 hrb, hga;
         sw_sums(p, &hrb, &hga);
 #if CR == 2
@@ -317,21 +329,25 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         for (int i = 0; i < SW_NP; ++i) p[i] = next[i];
         vrb += hrb;
         vga += hga;
-        if (j >= SW_W) {  // the slot holds row j - (2R + 1), which leaves the window
+        if (j >= SW_W) {  // the slot holds step j - (2R + 1)'s row, which leaves the window
             vrb -= my_rb[slot * SW_N];
             vga -= SW_GA_IN(my_ga[slot * SW_N]);
         }
         my_rb[slot * SW_N] = hrb;
         my_ga[slot * SW_N] = SW_GA_OUT(hga);
 #if CR
-        // Output row j - 2R's input row, j - R, is in slot (slot + R + 1) mod (2R + 1).
+        // The output row of step j (below) is the input row of step j - R, in slot
+        // (slot + R + 1) mod (2R + 1).
         int cs = slot + RADIUS + 1;
         if (cs >= SW_W) cs -= SW_W;
 #endif
         if (++slot == SW_W) slot = 0;
-        if (j >= 2 * RADIUS) {  // output row j - 2R's window is complete
-            const int y = y0 + j - 2 * RADIUS;
-            if (y >= height) break;
+        if (j >= 2 * RADIUS) {  // the window of the output row at step j - R is complete
+            const int y = dir > 0 ? y0 + j - 2 * RADIUS : y0 + PY - 1 - (j - 2 * RADIUS);
+            if (y >= height) {
+                if (dir > 0) break;  // and every later one (walking up: the next may be inside)
+                continue;
+            }
 #if CR == 2
             // sw_out takes alpha from byte 3 of its `in` word, so pixel c's alpha goes there.
             const uint a = my_in[cs * SW_N];
