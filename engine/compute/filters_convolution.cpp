@@ -61,23 +61,19 @@ std::vector<KernelVariant> box_variants() {
             // (a fully unrolled walk) and deeper prefetch lost to these everywhere, and so did
             // no ring at all (the leaving row loaded and summed again, for more work-items per
             // SM than the 45 KB ring of radius 5 allows): 1.35x at radius 5. Measured again with
-            // RG/CR: two and three rows' loads in flight (no gain; 3 slower). The walk bounds
-            // radius 5, not its arithmetic: stripped to one quad loaded and stored per row, it
-            // still takes 0.0388 ms at PY=32 (copy: 0.0265); the full kernel 0.0407.
+            // RG/CR: two and three rows' loads in flight (no gain; 3 slower). Before ZZ (below)
+            // the walk bounded radius 5, not its arithmetic: stripped to one quad loaded and
+            // stored per row, it still took 0.0388 ms at PY=32 (copy: 0.0265), the full kernel
+            // 0.0407. Shapes with PY = 32 or more and no ZZ, and 128x1, lost by 1.3x or more
+            // once ZZ was in (benchmarks/2026-11-25-h100-s4).
             box_sw("", 64, 2, 16),
             box_sw("", 32, 4, 8),
             box_sw("", 64, 1, 32),
             box_sw("", 32, 4, 32),
-            box_sw("", 128, 1, 32),
-            box_sw("", 32, 2, 48),
             // The mean on the float pipe (box.cl's FM; sharpen ignores it) ...
             box_sw("-DFM=1", 64, 2, 16),
-            box_sw("-DFM=1", 32, 4, 32),
-            box_sw("-DFM=1", 64, 1, 32),
             // ... and with byte permutes (one PRMT on NVIDIA for a shift and a mask or two).
             box_sw("-DFM=1 -DPRMT=1", 64, 2, 16),
-            box_sw("-DFM=1 -DPRMT=1", 32, 4, 32),
-            box_sw("-DFM=1 -DPRMT=1", 64, 1, 32),
             // Byte permutes for the G/A lanes only (sharpen's best shapes; sharpen has no FM).
             box_sw("-DPRMT=1", 64, 2, 16),
             box_sw("-DPRMT=1", 32, 4, 8),
