@@ -248,6 +248,38 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
         0.0);
 }
 
+// A raw sensor frame saved as a 16-bit grey PNG (big-endian, as PNG stores it) enters the chain
+// as a mosaic, as an 8-bit one does, and demosaics to 16-bit colour: a flat RGGB field comes out
+// as its one colour at every pixel, borders included.
+TEST(Cli, SixteenBitGreyPngIsAMosaic) {
+    const std::string dir = scratch_dir();
+    const std::string in = make_media(
+        "cli_rggb16.png",
+        "-f lavfi -i \"nullsrc=s=34x22,format=gray16be,geq=lum='if(mod(Y\\,2)\\,if(mod(X\\,2)"
+        "\\,10000\\,20000)\\,if(mod(X\\,2)\\,20000\\,40000))'\" -frames:v 1 -pix_fmt gray16be");
+    ASSERT_FALSE(in.empty());
+    for (const char* method : {"mhc", "bilinear"}) {
+        SCOPED_TRACE(method);
+        const std::string out = dir + "/rgb16_" + method + ".png";
+        Outcome r = vfx_run("process --input '" + in + "' --chain demosaic=method=" + method +
+                            " --output '" + out + "'");
+        ASSERT_EQ(r.status, 0) << r.output;
+        const vfx::HostFrame f = first_frame(out);
+        ASSERT_EQ(f.width, 34);
+        ASSERT_EQ(f.height, 22);
+        ASSERT_EQ(f.format.layout, vfx::PlaneLayout::rgba);
+        ASSERT_EQ(f.format.bits, 16);
+        for (int y = 0; y < f.height; ++y)
+            for (int x = 0; x < f.width; ++x) {
+                uint16_t px[4];
+                std::memcpy(px, f.plane(0).data + y * f.plane(0).stride + 8 * x, 8);
+                ASSERT_EQ(px[0], 40000) << x << "," << y;
+                ASSERT_EQ(px[1], 20000) << x << "," << y;
+                ASSERT_EQ(px[2], 10000) << x << "," << y;
+            }
+    }
+}
+
 // Every filter of the library in one chain, as the program runs it.
 const std::vector<std::string> kEveryFilter = {
     "mosaic=pattern=grbg,blacklevel=black=3:white=250,wb=r=1.2:g=1:b=1.1,demosaic=method=mhc:"

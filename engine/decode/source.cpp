@@ -75,7 +75,8 @@ bool is_bayer(AVPixelFormat pf) {
 }
 
 // The layouts the OpenCL conversion reads directly; nullopt means "libswscale to rgba".
-// Big-endian Bayer mosaics are byte-swapped to their little-endian twin before this is asked.
+// Big-endian Bayer mosaics and grey images are byte-swapped to their little-endian twin before
+// this is asked (swap_to_little_endian below).
 std::optional<SourceFormat> direct_format(AVPixelFormat pf) {
     using L = PlaneLayout;
     switch (pf) {
@@ -137,6 +138,18 @@ std::optional<SourceFormat> direct_format(AVPixelFormat pf) {
         return bpp > 8 ? make_format(L::gray, 16, 2) : make_format(L::gray, 8, 1);
     }
     return std::nullopt;
+}
+
+// Whether frames of `pf` are byte-swapped on the CPU into its little-endian twin before anything
+// else: big-endian Bayer mosaics, and big-endian grey whose twin the conversion reads directly
+// (a 16-bit grey PNG decodes as gray16be: swapped, it enters the chain as a mosaic, like an
+// 8-bit one, instead of going through libswscale to colour).
+bool swap_to_little_endian(AVPixelFormat pf) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(pf);
+    if (!d || !(d->flags & AV_PIX_FMT_FLAG_BE)) return false;
+    if (is_bayer(pf)) return true;
+    const std::optional<SourceFormat> twin = direct_format(av_pix_fmt_swap_endianness(pf));
+    return twin && twin->layout == PlaneLayout::gray;
 }
 
 int max_component_depth(const AVPixFmtDescriptor* d) {
@@ -929,7 +942,7 @@ private:
         FramePtr owned = alloc_frame();
         av_frame_move_ref(owned.get(), frame);
 
-        if (is_bayer(pf) && (av_pix_fmt_desc_get(pf)->flags & AV_PIX_FMT_FLAG_BE)) {
+        if (swap_to_little_endian(pf)) {
             pf = av_pix_fmt_swap_endianness(pf);
             owned = byteswap_frame(*owned, pf);
         }
