@@ -125,15 +125,16 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 // sum below adds both lanes with one integer add. Exact: a lane's true value never exceeds
 // 255 (2R + 1)^2 <= 57375 < 2^16, so the word (lo + 2^16 hi, modulo 2^32) always holds both
 // lanes exactly, however an intermediate add or subtract borrowed across them.
-// Each work-item makes 4 x PY pixels and walks down its PY + 2R input rows once. A row's
-// horizontal sums are formed once, from its 2R + 4 pixel words (R / 4 whole word quads on each
-// side of its own, R mod 4 single words beyond: no pixel loaded that no window reaches), then 3
-// slides; they wait in a ring in __local for the 2R + 1 rows they stay in the window (each
-// work-item its own slots: no barriers; registers stay few, so PY can be large and the 2R apron
-// rows are re-read rarely), and the vertical sums slide (this row's in, the row 2R + 1 above
-// out). Row j + 1's words are loaded before row j is summed, so two rows' loads are in flight
-// per work-item (measured: the walk was latency-bound without it). The output is box_strip's
-// below (bx_out / bx_sharpen on the same exact sums), so the frame is the same.
+// Each work-item makes 4 x PY pixels and walks its PY + 2R input rows once (down, or with -DZZ=1
+// up for every other block), one row per walk step. A row's horizontal sums are formed once, from
+// its 2R + 4 pixel words (R / 4 whole word quads on each side of its own, R mod 4 single words
+// beyond: no pixel loaded that no window reaches), then 3 slides; they wait in a ring in __local
+// for the 2R + 1 steps they stay in the window (each work-item its own slots: no barriers;
+// registers stay few, so PY can be large and the 2R apron rows are re-read rarely), and the
+// vertical sums slide (this step's row in, the row of the step 2R + 1 before out). Step j + 1's
+// words are loaded before step j's are summed, so two rows' loads are in flight per work-item
+// (measured: the walk was latency-bound without it). The output is box_strip's below (bx_out /
+// bx_sharpen on the same exact sums), so the frame is the same.
 #if WORK16 || RADIUS > 7 || !QW
 #error "box.cl: SW needs RGBA8 (WORK16=0), RADIUS <= 7 and QW"
 #endif
@@ -269,8 +270,9 @@ inline void sw_store(__global uchar* dst, int dst_pitch, int xa, int y, int widt
 #endif
 }
 
-// Ring slot s of work-item `lid`: rb at ring_rb[s N + lid], ga at ring_ga[s N + lid]
-// (neighbouring work-items touch neighbouring 16 (RG: 8) bytes).
+// Ring slot s of work-item `lid`: rb at ring_rb[s N + lid], ga at ring_ga[s N + lid], with CR
+// the input words at ring_in[s N + lid] (neighbouring work-items touch neighbouring 16 bytes;
+// RG's ga and CR=2's alpha word: 8 and 4).
 #if RG
 typedef ushort4 sw_ga_t;
 #define SW_GA_IN(v) convert_uint4(v)

@@ -179,7 +179,8 @@ inline void store_quad(__global uchar* dst, int pitch, int xa, int y, int width,
 
 // ---- Byte permutes (-DPRMT=1 in the kernels that offer it) ----
 // PTX's prmt.b32 (default mode): byte i of the result is byte (s >> 4i) & 7 of the eight bytes
-// b:a (a the low four). NVIDIA's compiler (it defines __NV_CL_C_VERSION) gets the instruction
+// b:a (a the low four). Every selector nibble used must be below 8: PTX takes bit 3 of a nibble
+// as "replicate the byte's sign bit", which the twin below does not do. NVIDIA's compiler (it defines __NV_CL_C_VERSION) gets the instruction
 // itself: one PRMT where picking bytes out of two words takes a shift and a mask or two, on the
 // integer pipe that the integer kernels keep busiest. Elsewhere the same bytes by shifts and
 // masks (s is a constant at every use, so they fold).

@@ -13,9 +13,10 @@ export VFX_CACHE_DIR=$out/cache
 args=(--size "$size" --retune --json "$out/kernels.json" --log-level debug)
 [ -n "$filters" ] && args+=(--filters "$filters")
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$out/gpu.txt"
-# The SM clock while it runs (ms since start, MHz), to turn times into cycles.
+# The SM clock while it runs (date and time, MHz), to turn times into cycles.
 nvidia-smi --query-gpu=timestamp,clocks.sm --format=csv,noheader -lms 200 > "$out/clocks.txt" 2>&1 &
 smi=$!
+trap 'kill "$smi" 2>/dev/null' EXIT
 .devpack/bin/vfx bench "${args[@]}" > "$out/kernels.txt" 2> "$out/bench.log"
 echo "exit $?" >> "$out/kernels.txt"
 kill "$smi" 2>/dev/null

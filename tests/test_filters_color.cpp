@@ -306,7 +306,7 @@ TEST_F(ColorFilters, BoxIsExactMean) {
 // Every tuned candidate (forced in turn), bit-exact, on sizes that are not multiples of a
 // work-item's block and on frames smaller than the window. Radii 1 and 5 (the ones the
 // candidates were picked for) in both formats; 6 and 64 (other quad / pixel splits of the
-// horizontal window) on RGBA16.
+// horizontal window) on RGBA16, 3, 4 and 7 on RGBA8.
 TEST_F(ColorFilters, BoxEveryTunedVariant) {
     ClContext& cl = *test_cl();
     SameAsFirst same;
@@ -321,8 +321,12 @@ TEST_F(ColorFilters, BoxEveryTunedVariant) {
             }
             same.check("box=radius=6", w, h, WorkFormat::rgba16, ++seed, v.label(), 0);
             same.check("box=radius=64", w, h, WorkFormat::rgba16, ++seed, v.label(), 0);
-            // The largest radius of the two-channels-per-register (SW) candidates.
+            // The largest radius of the two-channels-per-register (SW) candidates, and 3 and 4
+            // (single words only / whole quads only beside the block's; the ring of CR=1 fits
+            // the NVIDIA device's __local memory only up to radius 3 or 4).
             same.check("box=radius=7", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
+            same.check("box=radius=3", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
+            same.check("box=radius=4", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
         }
         // A white frame at radius 7: every 16-bit lane at its largest sum (225 * 255).
         Image full{37, 21, WorkFormat::rgba8, {}};

@@ -64,8 +64,9 @@ std::vector<KernelVariant> box_variants() {
             // RG/CR: two and three rows' loads in flight (no gain; 3 slower). Before ZZ (below)
             // the walk bounded radius 5, not its arithmetic: stripped to one quad loaded and
             // stored per row, it still took 0.0388 ms at PY=32 (copy: 0.0265), the full kernel
-            // 0.0407. Shapes with PY = 32 or more and no ZZ, and 128x1, lost by 1.3x or more
-            // once ZZ was in (benchmarks/2026-11-25-h100-s4).
+            // 0.0407. The FM shapes with PY = 32 and no ZZ, 128x1 and 32x2 lost by 1.3x or more
+            // once ZZ was in (benchmarks/2026-11-25-h100-s4) and are left out; the plain 64x1
+            // and 32x4 at PY = 32 stay (PoCL's tuning, and the shapes that fit radius 7).
             box_sw("", 64, 2, 16),
             box_sw("", 32, 4, 8),
             box_sw("", 64, 1, 32),
@@ -79,8 +80,9 @@ std::vector<KernelVariant> box_variants() {
             box_sw("-DPRMT=1", 32, 4, 8),
             // The block's input words waiting in the ring (box.cl's CR; CR=2: alpha alone, for
             // the plain mean), G's sums alone in 16-bit slots (RG), neighbouring blocks walking
-            // in opposite directions (ZZ): H100 4K, sharpen 0.0361 -> 0.0323 ms, radius 5
-            // 0.0423 -> 0.0393, radius 1 0.0312 -> 0.0297. Measured and dropped: 2 pixel
+            // in opposite directions (ZZ): H100 4K, bench tables of benchmarks/2026-11-25-h100-s3
+            // and -s4, sharpen 0.0364 -> 0.0325 ms, radius 5 0.0431 -> 0.0396, radius 1 0.0325
+            // -> 0.0298. Measured and dropped: 2 pixel
             // columns per work-item (twice the work-items, 1.4x slower at radius 5), the walk
             // unrolled by 2 or 3 (slower), PY = 24 or 40, interior rows' words addressed from
             // one row pointer without clamps (fewer instructions, 10-25 % slower).
