@@ -17,7 +17,11 @@
 #define PY 4
 #endif
 
-inline float sobel_lumaf(float4 v) { return 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z; }
+// Explicit fma() and a correctly rounded sqrt (the program is built with
+// -cl-fp32-correctly-rounded-divide-sqrt): every device computes the same magnitude, where a
+// compiler's choice to contract a * b + c, or NVIDIA's default sqrt (within 3 ulp), made 16-bit
+// frames differ between PoCL and NVIDIA (scripts/crossdevice-session.sh).
+inline float sobel_lumaf(float4 v) { return fma(0.0722f, v.z, fma(0.7152f, v.y, 0.2126f * v.x)); }
 inline float sobel_luma(pix_t p) { return sobel_lumaf(pix_to_float(p)); }
 
 // The magnitude at column c of the block (0..3) from the lumas of rows a, b, d (above, at,
@@ -28,7 +32,7 @@ inline float sobel_mag(const float* a, const float* b, const float* d, int c) {
     const float z20 = d[c], z21 = d[c + 1], z22 = d[c + 2];
     const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
     const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
-    return sqrt(gx * gx + gy * gy) * 0.25f;
+    return sqrt(fma(gx, gx, gy * gy)) * 0.25f;
 }
 
 #if QW

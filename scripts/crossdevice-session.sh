@@ -5,7 +5,7 @@
 # the device. Inputs: odd-sized noise, RGB and one-channel (a mosaic) at 8 and 16 bits, made with
 # ffmpeg where it exists (make them here and carry .media to the GPU machine):
 #   bash scripts/crossdevice-session.sh --make-inputs
-#   [source .devpack/env.sh &&] bash scripts/crossdevice-session.sh [VFX] > sums.txt
+#   [source .devpack/env.sh &&] [KEEP=DIR KEEP_MATCH=PATTERN] bash scripts/crossdevice-session.sh [VFX] > sums.txt
 set -uo pipefail
 media=.media
 if [ "${1:-}" = "--make-inputs" ]; then
@@ -40,6 +40,10 @@ run() {  # input, chain
   name=$(printf '%s_%s' "$(basename "$1" .png)" "$2" | tr -c 'A-Za-z0-9._=-' '_')
   if "$vfx" process --log-level error --input "$1" --chain "$2" -o "$out/$name.png" > "$out/log" 2>&1; then
     echo "$(md5sum < "$out/$name.png" | cut -c1-32)  $(basename "$1") $2"
+    # KEEP=DIR: keep the outputs whose chain matches KEEP_MATCH (a grep pattern) in DIR.
+    if [ -n "${KEEP:-}" ] && echo "$2" | grep -q -- "${KEEP_MATCH:-.}"; then
+      mkdir -p "$KEEP" && cp "$out/$name.png" "$KEEP/"
+    fi
   else
     echo "FAILED  $(basename "$1") $2: $(tail -1 "$out/log")"
   fi
