@@ -17,10 +17,10 @@
 #define PY 4
 #endif
 
-// Explicit fma() and a correctly rounded sqrt (the program is built with
-// -cl-fp32-correctly-rounded-divide-sqrt): every device computes the same magnitude, where a
-// compiler's choice to contract a * b + c, or NVIDIA's default sqrt (within 3 ulp), made 16-bit
-// frames differ between PoCL and NVIDIA (scripts/crossdevice-session.sh).
+// A correctly rounded sqrt (the program is built with -cl-fp32-correctly-rounded-divide-sqrt):
+// every device computes the same magnitude, where NVIDIA's default sqrt (within 3 ulp) made
+// 16-bit frames differ between PoCL and NVIDIA (scripts/crossdevice-session.sh). The
+// multiply-adds are fused (fma()), one rounding each.
 inline float sobel_lumaf(float4 v) { return fma(0.0722f, v.z, fma(0.7152f, v.y, 0.2126f * v.x)); }
 inline float sobel_luma(pix_t p) { return sobel_lumaf(pix_to_float(p)); }
 
