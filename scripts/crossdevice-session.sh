@@ -10,12 +10,11 @@ set -uo pipefail
 media=.media
 if [ "${1:-}" = "--make-inputs" ]; then
   mkdir -p "$media"
-  rnd="random(1)*255"
   ffmpeg -v error -y -f lavfi -i "nullsrc=s=333x217,geq=r='random(1)*255':g='random(2)*255':b='random(3)*255'" \
     -frames:v 1 -pix_fmt rgb24 "$media/xdev-rgb.png"
   ffmpeg -v error -y -f lavfi -i "nullsrc=s=333x217,geq=r='random(1)*65535':g='random(2)*65535':b='random(3)*65535'" \
     -frames:v 1 -pix_fmt rgb48be "$media/xdev-rgb16.png"
-  ffmpeg -v error -y -f lavfi -i "nullsrc=s=333x217,geq=lum='$rnd':cb=128:cr=128" \
+  ffmpeg -v error -y -f lavfi -i "nullsrc=s=333x217,geq=lum='random(1)*255':cb=128:cr=128" \
     -frames:v 1 -pix_fmt gray "$media/xdev-gray.png"
   ffmpeg -v error -y -f lavfi -i "nullsrc=s=333x217,geq=lum='random(1)*65535':cb=32768:cr=32768" \
     -frames:v 1 -pix_fmt gray16be "$media/xdev-gray16.png"
