@@ -309,7 +309,10 @@ std::optional<size_t> TunedKernel::resolve(ClContext& cl, Built& b, const std::s
             return (*run)(ts[i]);
         });
         if (ensure(cl, b, ts[pick])) return ts[pick];
-        // A fixed, forced or cached choice that does not fit this device: ask again without it.
+        // A fixed, forced or cached choice that does not fit this device: ask again without it
+        // (said, so that a test forcing every candidate in turn shows which it could not run).
+        spdlog::debug("{} [{}]: {} does not fit this device; choosing again without it", kernel_,
+                      b.options, labels[pick]);
     }
 }
 
