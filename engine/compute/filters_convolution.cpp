@@ -82,11 +82,11 @@ std::vector<KernelVariant> box_variants() {
             // the plain mean), G's sums alone in 16-bit slots (RG), neighbouring blocks walking
             // in opposite directions (ZZ): H100 4K, bench tables of benchmarks/2026-11-25-h100-s3
             // and -s4, sharpen 0.0364 -> 0.0325 ms, radius 5 0.0431 -> 0.0396, radius 1 0.0325
-            // -> 0.0298. Measured and dropped: 2 pixel
-            // columns per work-item (twice the work-items, 1.4x slower at radius 5), the walk
-            // unrolled by 2 or 3 (slower), PY = 24, 27, 30, 36 or 40 and 32x1, 32x2, 32x3
-            // groups (slower than 32x4 at PY = 32), interior rows' words addressed from
-            // one row pointer without clamps (fewer instructions, 10-25 % slower).
+            // -> 0.0298. Measured and dropped: 2 pixel columns per work-item (twice the
+            // work-items, 1.4x slower at radius 5), the walk unrolled by 2 or 3 (slower),
+            // PY = 24, 27, 30, 36 or 40 and 32x1, 32x2, 32x3 groups (slower than 32x4 at
+            // PY = 32), interior rows' words addressed from one row pointer without clamps
+            // (fewer instructions, 10-25 % slower).
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 32, 4, 32),
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 64, 1, 32),
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 64, 2, 16),
