@@ -1,0 +1,231 @@
+// ptx_profile: runs one kernel of a PTX program that NVIDIA's OpenCL compiler produced (what
+// `VFX_DUMP_BINARIES` writes) through the CUDA driver API, so that Nsight Compute (`ncu`), which
+// does not profile OpenCL, can read its hardware counters: stall reasons, DRAM and L2 traffic,
+// issue efficiency. A developer's tool for kernel work on the GPU machine (issue 4); it times
+// the kernel too (CUDA events, median after a warm-up), to check it runs as fast as through
+// OpenCL.
+//
+//   ptx_profile PTX KERNEL --grid GXxGY --block LXxLY --args SPEC [--bytes N] [--runs N]
+//
+// The PTX is adapted as text before it is loaded, the only two places where OpenCL's PTX
+// differs from CUDA's: %envreg registers (the OpenCL runtime's global and group offsets) read
+// as 0, and each `.ptr .const` parameter (an OpenCL __constant pointer) becomes a module
+// constant that the harness fills. SPEC lists the kernel's arguments, comma-separated: `in`
+// (a device buffer of --bytes random bytes), `out` (a device buffer of --bytes bytes), `i:N`
+// (int), `f:X` (float), `c:X;Y;...` (a __constant float array).
+// Build: nvcc -O2 -o ptx_profile peers/ptx_profile.cu -lcuda
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+[[noreturn]] static void die(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::fprintf(stderr, "ptx_profile: ");
+    std::vfprintf(stderr, fmt, ap);
+    std::fprintf(stderr, "\n");
+    va_end(ap);
+    std::exit(1);
+}
+
+static void cu_check(CUresult r, const char* call, const char* file, int line) {
+    if (r == CUDA_SUCCESS) return;
+    const char* name = nullptr;
+    const char* text = nullptr;
+    cuGetErrorName(r, &name);
+    cuGetErrorString(r, &text);
+    die("%s failed: %s (%s) at %s:%d", call, name ? name : "?", text ? text : "?", file, line);
+}
+#define CU_CHECK(call) cu_check((call), #call, __FILE__, __LINE__)
+
+static void parse_pair(const char* s, unsigned* a, unsigned* b, const char* what) {
+    if (std::sscanf(s, "%ux%u", a, b) != 2 || *a == 0 || *b == 0)
+        die("%s: expected WxH, got '%s'", what, s);
+}
+
+static std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string t; std::getline(in, t, sep);) out.push_back(t);
+    return out;
+}
+
+// The PTX with %envreg read as 0 and the kernel's k-th `.ptr .const` parameter loaded as the
+// address of module constant ptx_profile_c<k> (its loads keep going to the constant space).
+static std::string adapt_ptx(std::string ptx, const std::string& kernel, int* nconst) {
+    ptx = std::regex_replace(ptx, std::regex(R"(mov\.b32(\s+%r\d+),\s*%envreg\d+;)"),
+                             "mov.b32$1, 0;");
+    std::smatch m;
+    std::string decls;
+    *nconst = 0;
+    const std::regex param(R"(\.param \.u64 \.ptr \.const \.align \d+ ()" + kernel +
+                           R"(_param_\d+))");
+    std::string rest = ptx;
+    std::vector<std::string> names;
+    while (std::regex_search(rest, m, param)) {
+        names.push_back(m[1].str());
+        rest = m.suffix();
+    }
+    for (const std::string& name : names) {
+        const std::string var = "ptx_profile_c" + std::to_string((*nconst)++);
+        decls += ".const .align 16 .b8 " + var + "[4096];\n";
+        ptx = std::regex_replace(ptx,
+                                 std::regex(R"(ld\.param\.u64(\s+%rd\d+),\s*\[)" + name + R"(\];)"),
+                                 "mov.u64$1, " + var + ";");
+    }
+    // Module-level declarations go after the .address_size directive.
+    const size_t at = ptx.find(".address_size");
+    if (at == std::string::npos) die("no .address_size in the PTX");
+    const size_t eol = ptx.find('\n', at);
+    ptx.insert(eol + 1, decls);
+    return ptx;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 3) die("usage: ptx_profile PTX KERNEL --grid GXxGY --block LXxLY --args SPEC ...");
+    const std::string path = argv[1], kernel = argv[2];
+    unsigned gx = 0, gy = 0, lx = 0, ly = 0;
+    std::string spec;
+    size_t bytes = 3840u * 2160u * 4u;
+    int runs = 200, warmup = 20;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (i + 1 >= argc) die("%s needs a value", a.c_str());
+        const char* v = argv[++i];
+        if (a == "--grid")
+            parse_pair(v, &gx, &gy, "--grid");
+        else if (a == "--block")
+            parse_pair(v, &lx, &ly, "--block");
+        else if (a == "--args")
+            spec = v;
+        else if (a == "--bytes")
+            bytes = std::strtoull(v, nullptr, 10);
+        else if (a == "--runs")
+            runs = std::max(1, std::atoi(v));
+        else if (a == "--warmup")
+            warmup = std::max(0, std::atoi(v));
+        else
+            die("unknown option '%s'", a.c_str());
+    }
+    if (gx == 0 || lx == 0 || spec.empty()) die("--grid, --block and --args are required");
+
+    std::ifstream f(path);
+    if (!f) die("cannot read '%s'", path.c_str());
+    std::stringstream ss;
+    ss << f.rdbuf();
+    int nconst = 0;
+    const std::string ptx = adapt_ptx(ss.str(), kernel, &nconst);
+
+    CU_CHECK(cuInit(0));
+    CUdevice dev;
+    CU_CHECK(cuDeviceGet(&dev, 0));
+    CUcontext ctx;
+    CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CU_CHECK(cuCtxSetCurrent(ctx));
+    if (const char* keep = std::getenv("PTX_PROFILE_KEEP")) std::ofstream(keep) << ptx;
+    char log[8192] = {}, info[8192] = {};
+    CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                           CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+    void* vals[] = {log, reinterpret_cast<void*>(sizeof(log)), info,
+                    reinterpret_cast<void*>(sizeof(info))};
+    CUmodule mod;
+    if (const CUresult r = cuModuleLoadDataEx(&mod, ptx.c_str(), 4, opts, vals);
+        r != CUDA_SUCCESS) {
+        const char* name = nullptr;
+        cuGetErrorName(r, &name);
+        die("the PTX does not load (%s): %s %s", name ? name : "?", log, info);
+    }
+    CUfunction fn;
+    CU_CHECK(cuModuleGetFunction(&fn, mod, kernel.c_str()));
+
+    // Arguments.
+    std::vector<CUdeviceptr> bufs;
+    std::vector<uint64_t> storage;  // one 8-byte slot per argument
+    const std::vector<std::string> items = split(spec, ',');
+    storage.resize(items.size());
+    std::vector<void*> params;
+    std::mt19937 rng(1234);
+    int next_const = 0;
+    for (size_t k = 0; k < items.size(); ++k) {
+        const std::string& it = items[k];
+        void* slot = &storage[k];
+        if (it == "in" || it == "out") {
+            CUdeviceptr p;
+            CU_CHECK(cuMemAlloc(&p, bytes));
+            if (it == "in") {
+                std::vector<uint8_t> host(bytes);
+                for (auto& b : host) b = static_cast<uint8_t>(rng());
+                CU_CHECK(cuMemcpyHtoD(p, host.data(), bytes));
+            } else {
+                CU_CHECK(cuMemsetD8(p, 0, bytes));
+            }
+            bufs.push_back(p);
+            std::memcpy(slot, &p, sizeof(p));
+            params.push_back(slot);
+        } else if (it.rfind("i:", 0) == 0) {
+            const int v = std::atoi(it.c_str() + 2);
+            std::memcpy(slot, &v, sizeof(v));
+            params.push_back(slot);
+        } else if (it.rfind("f:", 0) == 0) {
+            const float v = std::strtof(it.c_str() + 2, nullptr);
+            std::memcpy(slot, &v, sizeof(v));
+            params.push_back(slot);
+        } else if (it.rfind("c:", 0) == 0) {
+            // The parameter itself was replaced by the module constant: no kernel argument.
+            if (next_const >= nconst) die("more c: arguments than __constant parameters");
+            std::vector<float> vals;
+            for (const std::string& t : split(it.substr(2), ';')) vals.push_back(std::stof(t));
+            CUdeviceptr p;
+            size_t size = 0;
+            const std::string var = "ptx_profile_c" + std::to_string(next_const++);
+            CU_CHECK(cuModuleGetGlobal(&p, &size, mod, var.c_str()));
+            if (vals.size() * sizeof(float) > size) die("too many constants");
+            CU_CHECK(cuMemcpyHtoD(p, vals.data(), vals.size() * sizeof(float)));
+            // The PTX parameter stays declared: pass a dummy value for it.
+            storage[k] = 0;
+            params.push_back(slot);
+        } else {
+            die("unknown argument kind '%s'", it.c_str());
+        }
+    }
+
+    CUstream stream;
+    CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    auto launch = [&] {
+        CU_CHECK(cuLaunchKernel(fn, gx / lx, gy / ly, 1, lx, ly, 1, 0, stream, params.data(),
+                                nullptr));
+    };
+    for (int i = 0; i < warmup; ++i) launch();
+    CUevent e0, e1;
+    CU_CHECK(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+    CU_CHECK(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+    std::vector<float> ms;
+    for (int i = 0; i < runs; ++i) {
+        CU_CHECK(cuEventRecord(e0, stream));
+        launch();
+        CU_CHECK(cuEventRecord(e1, stream));
+        CU_CHECK(cuEventSynchronize(e1));
+        float t = 0;
+        CU_CHECK(cuEventElapsedTime(&t, e0, e1));
+        ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("%s %s grid %ux%u block %ux%u: median %.4f ms, min %.4f ms over %d runs\n",
+                path.c_str(), kernel.c_str(), gx, gy, lx, ly, ms[ms.size() / 2], ms[0], runs);
+    for (CUdeviceptr p : bufs) cuMemFree(p);
+    cuModuleUnload(mod);
+    cuDevicePrimaryCtxRelease(dev);
+    return 0;
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Hardware counters of the tuned kernels on the NVIDIA machine (issue 4): `vfx bench` tunes the
+# named filters at 4K with every program dumped as PTX (VFX_DUMP_BINARIES); each chosen
+# program's kernel is then run through the CUDA driver API (peers/ptx_profile.cu, built here
+# with nvcc) under Nsight Compute, which does not profile OpenCL itself. Only kernels whose
+# arguments the script knows are profiled (box_strip, gaussian_strip); others are listed.
+#   source .devpack/env.sh && bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
+# Results under $OUT: kernels.txt (the bench table), tuned.txt, and per kernel
+# <name>.time.txt (ptx_profile's own median, to compare with the bench) and <name>.ncu.txt.
+set -uo pipefail
+out=${OUT:-$PWD/profile-out}; mkdir -p "$out"
+filters=${1:?FILTERS}
+set_name=${2:-full}
+work=$(mktemp -d)
+export PATH=$PATH:/usr/local/cuda/bin
+W=3840 H=2160 P=$((3840 * 4))
+export VFX_CACHE_DIR=$work/cache VFX_DUMP_BINARIES=$work/bin
+mkdir -p "$VFX_DUMP_BINARIES"
+nvcc -O2 -o "$work/ptx_profile" peers/ptx_profile.cu -lcuda || exit 1
+.devpack/bin/vfx bench --size ${W}x${H} --retune --log-level debug --runs 50 \
+  --filters "$filters" > "$out/kernels.txt" 2> "$work/bench.log" ||
+  { tail -5 "$work/bench.log"; exit 1; }
+grep "tuned " "$work/bench.log" | grep " ${W}x${H} " > "$out/tuned.txt"
+cat "$out/kernels.txt"
+
+# Gaussian taps exp(-x^2 / 2 s^2), s = r / 3, normalised (what the filter passes for radius r).
+taps() {
+  python3 -c "import math,sys; r=int(sys.argv[1]); s=r/3; w=[math.exp(-x*x/(2*s*s)) for x in range(-r,r+1)]; t=sum(w); print(';'.join('%.9g'%(v/t) for v in w))" "$1"
+}
+
+while IFS= read -r line; do
+  file=$(sed -E 's/.*tuned ([^:]+):.*/\1/' <<<"$line")
+  kernel=$(sed -E 's/.*tuned [^:]+:([a-z_0-9]+) .*/\1/' <<<"$line")
+  base=$(sed -E 's/.*tuned [^[]*\[([^]]*)\].*/\1/' <<<"$line" | sed 's/ *$//')
+  chose=$(sed -E 's/.*chose (.*)$/\1/' <<<"$line")
+  opts=$(sed -E 's/ [0-9]+x[0-9]+ px[0-9]+x[0-9]+$//' <<<"$chose")
+  read -r lx ly <<<"$(sed -E 's/.* ([0-9]+)x([0-9]+) px[0-9]+x[0-9]+$/\1 \2/' <<<"$chose")"
+  read -r pw ph <<<"$(sed -E 's/.* px([0-9]+)x([0-9]+)$/\1 \2/' <<<"$chose")"
+  radius=$(grep -oE -- '-DRADIUS=[0-9]+' <<<"$base" | cut -d= -f2)
+  case $kernel in
+    box_strip)
+      args="in,i:$P,out,i:$P,i:$W,i:$H"
+      grep -q -- '-DSHARPEN=1' <<<"$base" && args+=",f:0.5" ;;
+    gaussian_strip) args="in,i:$P,out,i:$P,i:$W,i:$H,c:$(taps "$radius"),f:0.5" ;;
+    *) echo "== $file:$kernel: arguments not known to this script, skipped"; continue ;;
+  esac
+  txt=$(grep -lxF -- "$file" "$VFX_DUMP_BINARIES"/*.txt | while read -r t; do
+          sed -n 2p "$t" | grep -qE -- " ${base} ${opts}\$" && echo "$t"; done | head -1)
+  [ -n "$txt" ] || { echo "== $file $base $opts: no dump found"; continue; }
+  ptx=${txt%.txt}.bin
+  gx=$(( ( (W + pw - 1) / pw + lx - 1) / lx * lx ))
+  gy=$(( ( (H + ph - 1) / ph + ly - 1) / ly * ly ))
+  name=$(tr -c 'A-Za-z0-9\n' '_' <<<"${kernel}${base}" | tr -s _)
+  echo "== $name: $opts ${lx}x${ly} grid ${gx}x${gy}"
+  "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" \
+    | tee "$out/$name.time.txt"
+  cp "$ptx" "$out/$name.ptx"
+  PTX_PROFILE_KEEP="$out/$name.adapted.ptx" "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" --runs 1 --warmup 0 > /dev/null
+  ncu --clock-control none --set "$set_name" --import-source no -k "$kernel" --launch-skip 3 \
+    --launch-count 1 "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} \
+    --block ${lx}x${ly} --args "$args" --runs 1 --warmup 3 > "$out/$name.ncu.txt" 2>&1
+  echo "ncu exit $?"; grep -E "Duration|DRAM Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|L2 Hit Rate|L1/TEX Hit" "$out/$name.ncu.txt" | head -20
+done < "$out/tuned.txt"
