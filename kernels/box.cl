@@ -167,9 +167,6 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #ifndef ZZ
 #define ZZ 0  // -DZZ=1: blocks walk in alternate directions (see box_strip)
 #endif
-#ifndef SH
-#define SH 0  // -DSH=1: neighbouring blocks share the rows around their seam (see box_strip)
-#endif
 #ifndef RG
 // -DRG=1: the G lane alone where the others hold G and A (alpha's sums are never used: every
 // output takes alpha from its input word), and the ring slot holds G's four sums as 16-bit
@@ -325,9 +322,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
 #endif
     const int xa = (int)get_global_id(0) * 4;
     const int y0 = (int)get_global_id(1) * PY;
-#if !SH
     if (xa >= width || y0 >= height) return;
-#endif
 #if ZZ
     // Odd blocks walk down, even ones up: two neighbouring blocks read the 2R input rows they
     // share at about the same time, so the second read finds them in L2 rather than in DRAM.
@@ -341,127 +336,48 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     int slot = 0;  // ring slot of walk step j (j mod 2R + 1)
     uint p[SW_NP];  // the pixel words of step j's input row, g0 + dir j (clamped)
     sw_load(src, src_pitch, xa, clamp_y(g0, height), width, p);
-#if !SH
     // Steps to walk: walking down, none past the one of the frame's last output row.
     const int nsteps = dir > 0 ? min(SW_ROWS, height - y0 + 2 * RADIUS) : SW_ROWS;
-#endif
-    // The tail of walk step j, from the row's horizontal sums HRB, HGA: into the window (SUB: the
-    // row of step j - (2R + 1), which leaves it, taken out) and, with STORE, into the ring; OUT:
-    // the output row of step j - R, whose window is complete, stored if it lies inside the frame.
-#define SW_ACCUM(SUB, OUT, HRB, HGA, STORE)                                                    \
+    // One walk step j: step j + 1's words loaded, step j's row summed into the window (SUB: the
+    // row of step j - (2R + 1), which leaves it, taken out) and into the ring; OUT: the output
+    // row of step j - R, whose window is complete, stored if it lies inside the frame.
+#define SW_STEP(SUB, OUT)                                                                      \
     do {                                                                                       \
-        vrb += (HRB);                                                                          \
-        vga += (HGA);                                                                          \
+        uint next[SW_NP];                                                                      \
+        sw_load(src, src_pitch, xa, clamp_y(g0 + dir * (j + 1), height), width, next);        \
+        uint4 hrb, hga;                                                                        \
+        sw_sums(p, &hrb, &hga);                                                                \
+        SW_CR_STORE();                                                                         \
+        _Pragma("unroll") for (int i = 0; i < SW_NP; ++i) p[i] = next[i];                     \
+        vrb += hrb;                                                                            \
+        vga += hga;                                                                            \
         if (SUB) {                                                                             \
             vrb -= my_rb[slot * SW_N];                                                         \
             vga -= SW_GA_IN(my_ga[slot * SW_N]);                                               \
         }                                                                                      \
-        if (STORE) {                                                                           \
-            my_rb[slot * SW_N] = (HRB);                                                        \
-            my_ga[slot * SW_N] = SW_GA_OUT(HGA);                                               \
-        }                                                                                      \
+        my_rb[slot * SW_N] = hrb;                                                              \
+        my_ga[slot * SW_N] = SW_GA_OUT(hga);                                                   \
         int cs = slot + RADIUS + 1; /* the slot of step j - R (CR) */                          \
         if (cs >= SW_W) cs -= SW_W;                                                            \
         (void)cs;                                                                              \
         if (++slot == SW_W) slot = 0;                                                          \
         if (OUT) {                                                                             \
             const int y = dir > 0 ? y0 + j - 2 * RADIUS : y0 + PY - 1 - (j - 2 * RADIUS);    \
-            if (y < height && xa < width)                                                     \
-                sw_store(dst, dst_pitch, xa, y, width, vrb, vga, SW_IN(cs, y) BX_AMOUNT_ARG);  \
+            if (y < height) sw_store(dst, dst_pitch, xa, y, width, vrb, vga, SW_IN(cs, y)    \
+                                     BX_AMOUNT_ARG);                                           \
         }                                                                                      \
     } while (0)
-    // One walk step j: the words of step NEXT's row loaded (normally j + 1), step j's row
-    // summed, then SW_ACCUM.
-#define SW_STEP(SUB, OUT, NEXT)                                                                \
-    do {                                                                                       \
-        uint next[SW_NP];                                                                      \
-        sw_load(src, src_pitch, xa, clamp_y(g0 + dir * (NEXT), height), width, next);         \
-        uint4 hrb, hga;                                                                        \
-        sw_sums(p, &hrb, &hga);                                                                \
-        SW_CR_STORE();                                                                         \
-        _Pragma("unroll") for (int i = 0; i < SW_NP; ++i) p[i] = next[i];                     \
-        SW_ACCUM(SUB, OUT, hrb, hga, 1);                                                       \
-    } while (0)
-#if SH
-    // Shared seams (-DSH=1, with ZZ and PL; LY even). Two neighbouring blocks of a group that
-    // start (or end) their walks at the rows around the seam between them need the same 2R
-    // rows' horizontal sums there: block 2k walks up from its bottom, block 2k + 1 down from its
-    // top, so both begin with the 2R rows around their seam; block 2k + 1 ends, and block 2k + 2
-    // ends, with the 2R rows around theirs. Each computes R of them and takes the other R from
-    // its partner's ring slots (the partner's step 2R - 1 - j is this block's step j at the
-    // start; at the end, with S = PY + 2R steps, its step 2 (S - R) - 1 - j), so the rows the
-    // group shares are summed once, not twice: 3 of the 4 blocks' seams for LY = 4, 17.9 % of
-    // the walk steps' loads and sums at radius 5. Barriers, both reached by every work-item of
-    // the group: after the first R steps (the partner's first R slots written), after the
-    // copies (before step 2R + 1 overwrites slot 0 that the partner read), and before the last
-    // R steps (the partner's steps PY .. PY + R - 1 written; nobody writes its ring after
-    // that).
-#if !ZZ || !PL || LY % 2
-#error "box.cl: SH needs ZZ, PL and an even LY"
-#endif
-#if CR
-#define SW_CR_COPY(PS, OFF) (my_in[slot * SW_N] = my_in[(PS) * SW_N + (OFF)])
-#else
-#define SW_CR_COPY(PS, OFF) ((void)0)
-#endif
-    // Walk step j from the partner's (work-item offset OFF in the ring) slot PS.
-#define SW_TAKE(SUB, OUT, PS, OFF, STORE)                                                      \
-    do {                                                                                       \
-        const uint4 hrb = my_rb[(PS) * SW_N + (OFF)];                                          \
-        const uint4 hga = SW_GA_IN(my_ga[(PS) * SW_N + (OFF)]);                                \
-        if (STORE) SW_CR_COPY(PS, OFF);                                                        \
-        SW_ACCUM(SUB, OUT, hrb, hga, STORE);                                                   \
-    } while (0)
-    const int ly = (int)get_local_id(1);
-    // The group shares its seams only where all its blocks lie inside the frame; the others
-    // (and every work-item of theirs) walk the same steps, summing every row themselves, so
-    // every work-item reaches the same barriers (none left early, above) and none of them is
-    // inside a condition (PoCL 3.1 ran one branch for the whole group after a barrier in a
-    // branch).
-    const bool share = ((int)get_group_id(1) + 1) * (LY * PY) <= height &&
-                       ((int)get_group_id(0) + 1) * (4 * LX) <= width;
-    const int start_off = (ly & 1) ? -LX : LX;  // the start partner, ly ^ 1
-    // The end partner: ly + 1 (odd ly) or ly - 1 (even), where the group has it.
-    const bool end_share = share && ((ly & 1) ? ly + 1 < LY : ly > 0);
-    const int end_off = (ly & 1) ? LX : -LX;
-    int j = 0;
-#pragma unroll
-    for (; j < RADIUS - 1; ++j) SW_STEP(0, 0, j + 1);
-    SW_STEP(0, 0, share ? 2 * RADIUS : RADIUS);  // j = R - 1; sharing, the next row is step 2R's
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (j = RADIUS; j < 2 * RADIUS; ++j) {
-        if (share)
-            SW_TAKE(0, 0, 2 * RADIUS - 1 - j, start_off, 1);
-        else
-            SW_STEP(0, 0, j + 1);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    j = 2 * RADIUS;
-    SW_STEP(0, 1, j + 1);
-    for (j = SW_W; j < PY + RADIUS; ++j) SW_STEP(1, 1, j + 1);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (j = PY + RADIUS; j < SW_ROWS; ++j) {
-        if (end_share)
-            SW_TAKE(1, 1, (2 * (PY + RADIUS) - 1 - j) % SW_W, end_off, 0);
-        else
-            SW_STEP(1, 1, j + 1);
-    }
-#undef SW_TAKE
-#undef SW_CR_COPY
-#else
 #if PL
     // Peeled: the first 2R steps (no output, nothing leaves), step 2R (the first output), then
     // the rest (both), with no per-step tests of j.
     int j = 0;
-    for (; j < 2 * RADIUS; ++j) SW_STEP(0, 0, j + 1);
-    SW_STEP(0, 1, j + 1);
-    for (j = SW_W; j < nsteps; ++j) SW_STEP(1, 1, j + 1);
+    for (; j < 2 * RADIUS; ++j) SW_STEP(0, 0);
+    SW_STEP(0, 1);
+    for (j = SW_W; j < nsteps; ++j) SW_STEP(1, 1);
 #else
-    for (int j = 0; j < nsteps; ++j) SW_STEP(j >= SW_W, j >= 2 * RADIUS, j + 1);
+    for (int j = 0; j < nsteps; ++j) SW_STEP(j >= SW_W, j >= 2 * RADIUS);
 #endif
-#endif  // SH
 #undef SW_STEP
-#undef SW_ACCUM
 }
 #elif defined(LM) && LM
 // Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the

@@ -86,7 +86,10 @@ std::vector<KernelVariant> box_variants() {
             // work-items, 1.4x slower at radius 5), the walk unrolled by 2 or 3 (slower),
             // PY = 24, 27, 30, 36 or 40 and 32x1, 32x2, 32x3 groups (slower than 32x4 at
             // PY = 32), interior rows' words addressed from one row pointer without clamps
-            // (fewer instructions, 10-25 % slower).
+            // (fewer instructions, 10-25 % slower); neighbouring blocks of a group summing the
+            // rows around their seam once (each half, the other half taken from the partner's
+            // ring after a barrier: 18 % fewer rows summed at radius 5, LY = 4) 13 % slower at
+            // radius 5, 4-7 % at radius 1 and in sharpen (the group's warps wait for each other).
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 32, 4, 32),
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 64, 1, 32),
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 64, 2, 16),
@@ -97,13 +100,7 @@ std::vector<KernelVariant> box_variants() {
             // ms in the tuner's measurement, radius 5 and sharpen within noise.
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 64, 2, 16),
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 32, 4, 8),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32),
-            // Neighbouring blocks of a group sum the rows around their seam once, not twice
-            // (box.cl's SH).
-            box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DSH=1", 64, 2, 16),
-            box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DSH=1", 32, 4, 8),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DSH=1", 32, 4, 32),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DSH=1", 32, 4, 16)};
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32)};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
