@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 [[noreturn]] static void die(const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -141,7 +143,16 @@ int main(int argc, char** argv) {
     void* vals[] = {log, reinterpret_cast<void*>(sizeof(log)), info,
                     reinterpret_cast<void*>(sizeof(info))};
     CUmodule mod;
-    if (const CUresult r = cuModuleLoadDataEx(&mod, ptx.c_str(), 4, opts, vals);
+    // PTX_PROFILE_PTXAS=sm_XX: assembled by ptxas into a cubin first (the driver's JIT refused
+    // some of OpenCL's PTX with CUDA_ERROR_INVALID_IMAGE and no log, where ptxas took it).
+    if (const char* arch = std::getenv("PTX_PROFILE_PTXAS")) {
+        const std::string base = "/tmp/ptx_profile_" + std::to_string(getpid());
+        std::ofstream(base + ".ptx") << ptx;
+        const std::string cmd =
+            "ptxas -arch=" + std::string(arch) + " " + base + ".ptx -o " + base + ".cubin";
+        if (std::system(cmd.c_str()) != 0) die("%s failed", cmd.c_str());
+        CU_CHECK(cuModuleLoad(&mod, (base + ".cubin").c_str()));
+    } else if (const CUresult r = cuModuleLoadDataEx(&mod, ptx.c_str(), 4, opts, vals);
         r != CUDA_SUCCESS) {
         const char* name = nullptr;
         cuGetErrorName(r, &name);

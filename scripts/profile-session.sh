@@ -5,13 +5,16 @@
 # with nvcc) under Nsight Compute, which does not profile OpenCL itself. Only kernels whose
 # arguments the script knows are profiled (box_strip, gaussian_strip); others are listed.
 #   source .devpack/env.sh && bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
-# Results under $OUT: kernels.txt (the bench table), tuned.txt, and per kernel
-# <name>.time.txt (ptx_profile's own median, to compare with the bench) and <name>.ncu.txt.
+# Results under $OUT: profile.tar.gz holding kernels.txt (the bench table), tuned.txt, and per kernel
+# <name>.time.txt (ptx_profile's own median, to compare with the bench), <name>.ncu.txt and
+# <name>.stalls.txt (stall reasons), all in profile.tar.gz too.
 set -uo pipefail
-out=${OUT:-$PWD/profile-out}; mkdir -p "$out"
+final=${OUT:-$PWD/profile-out}; mkdir -p "$final"
 filters=${1:?FILTERS}
 set_name=${2:-full}
 work=$(mktemp -d)
+out=$work/out; mkdir -p "$out"
+export PTX_PROFILE_PTXAS=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
 export PATH=$PATH:/usr/local/cuda/bin
 W=3840 H=2160 P=$((3840 * 4))
 export VFX_CACHE_DIR=$work/cache VFX_DUMP_BINARIES=$work/bin
@@ -59,5 +62,14 @@ while IFS= read -r line; do
   ncu --clock-control none --set "$set_name" --import-source no -k "$kernel" --launch-skip 3 \
     --launch-count 1 "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} \
     --block ${lx}x${ly} --args "$args" --runs 1 --warmup 3 > "$out/$name.ncu.txt" 2>&1
-  echo "ncu exit $?"; grep -E "Duration|DRAM Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|L2 Hit Rate|L1/TEX Hit" "$out/$name.ncu.txt" | head -20
+  echo "ncu exit $?"
+  # Why warps wait: cycles per issued instruction, by stall reason.
+  ncu --clock-control none -k "$kernel" --launch-skip 3 --launch-count 1 \
+    --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$' \
+    "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} \
+    --args "$args" --runs 1 --warmup 3 > "$out/$name.stalls.txt" 2>&1
+  grep -E "issue_stalled" "$out/$name.stalls.txt" | sort -k3 -g -r | head -8
+  grep -E "Duration|DRAM Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|L2 Hit Rate|L1/TEX Hit" "$out/$name.ncu.txt" | head -20
 done < "$out/tuned.txt"
+# One archive (the device tool brings back a limited number of files).
+tar -C "$out" -czf "$final/profile.tar.gz" . && cp "$out/kernels.txt" "$out/tuned.txt" "$final/"

@@ -100,7 +100,13 @@ std::vector<KernelVariant> box_variants() {
             // ms in the tuner's measurement, radius 5 and sharpen within noise.
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 64, 2, 16),
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 32, 4, 8),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32)};
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32),
+            // Rows prefetched into L2 ahead of the walk (PF).
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DPF=2", 32, 4, 32),
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DPF=4", 32, 4, 32),
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DPF=8", 32, 4, 32),
+            box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DPF=4", 64, 2, 16),
+            box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DPF=4", 32, 4, 8)};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
