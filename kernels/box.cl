@@ -161,11 +161,6 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #if CR == 2 && !(FM && !SHARPEN)
 #error "box.cl: CR=2 needs FM (and not SHARPEN)"
 #endif
-#ifndef PF
-// -DPF=k: each walk step also prefetches (into L2, common.h's vfx_prefetch_l2) the block's quad
-// k rows further along its walk, so the row's loads find it in L2 rather than in DRAM.
-#define PF 0
-#endif
 #ifndef PL
 #define PL 0  // -DPL=1: the walk's loop peeled, no per-step tests of j (see box_strip)
 #endif
@@ -350,9 +345,6 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     do {                                                                                       \
         uint next[SW_NP];                                                                      \
         sw_load(src, src_pitch, xa, clamp_y(g0 + dir * (j + 1), height), width, next);        \
-        if (PF)                                                                                \
-            vfx_prefetch_l2(src + (size_t)clamp_y(g0 + dir * (j + 1 + PF), height) *          \
-                                      (size_t)src_pitch + (size_t)xa * 4u);                    \
         uint4 hrb, hga;                                                                        \
         sw_sums(p, &hrb, &hga);                                                                \
         SW_CR_STORE();                                                                         \

@@ -199,16 +199,6 @@ inline uint vfx_prmt(uint a, uint b, uint s) {
 #endif
 }
 
-// A hint that the line at p will be read soon: on NVIDIA (inline PTX) it is fetched into L2
-// now, without a register or a wait; elsewhere nothing. Never changes a result.
-inline void vfx_prefetch_l2(__global const void* p) {
-#ifdef __NV_CL_C_VERSION
-    asm volatile("prefetch.global.L2 [%0];" : : "l"(p));
-#else
-    (void)p;
-#endif
-}
-
 // An RGBA8 pixel word from the low bytes of r, g, b and the alpha (byte 3) of word a, by three
 // byte permutes.
 inline uint vfx_prmt_word(uint r, uint g, uint b, uint a) {

@@ -87,6 +87,22 @@ static std::string adapt_ptx(std::string ptx, const std::string& kernel, int* nc
                                  std::regex(R"(ld\.param\.u64(\s+%rd\d+),\s*\[)" + name + R"(\];)"),
                                  "mov.u64$1, " + var + ";");
     }
+    // The other kernels of the program go: the driver refuses a module whose kernels take
+    // __local pointers (`.ptr .shared` parameters) with CUDA_ERROR_INVALID_IMAGE.
+    for (size_t at = 0; (at = ptx.find("\n.entry ", at)) != std::string::npos;) {
+        const size_t name_at = at + 8;
+        const std::string name = ptx.substr(name_at, ptx.find_first_of("( \n", name_at) - name_at);
+        size_t open = ptx.find('{', at), end = open;
+        for (int depth = 0; end < ptx.size(); ++end) {
+            if (ptx[end] == '{') ++depth;
+            if (ptx[end] == '}' && --depth == 0) break;
+        }
+        if (name == kernel || open == std::string::npos || end >= ptx.size()) {
+            at = name_at;
+            continue;
+        }
+        ptx.erase(at + 1, end + 1 - at);
+    }
     // Module-level declarations go after the .address_size directive.
     const size_t at = ptx.find(".address_size");
     if (at == std::string::npos) die("no .address_size in the PTX");

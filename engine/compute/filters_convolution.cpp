@@ -89,7 +89,9 @@ std::vector<KernelVariant> box_variants() {
             // (fewer instructions, 10-25 % slower); neighbouring blocks of a group summing the
             // rows around their seam once (each half, the other half taken from the partner's
             // ring after a barrier: 18 % fewer rows summed at radius 5, LY = 4) 13 % slower at
-            // radius 5, 4-7 % at radius 1 and in sharpen (the group's warps wait for each other).
+            // radius 5, 4-7 % at radius 1 and in sharpen (the group's warps wait for each other);
+            // the block's quad 2, 4 or 8 rows ahead prefetched into L2 (PTX prefetch.global.L2),
+            // as fast or slower (Nsight Compute had global loads as the first stall reason).
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 32, 4, 32),
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 64, 1, 32),
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 64, 2, 16),
@@ -100,13 +102,7 @@ std::vector<KernelVariant> box_variants() {
             // ms in the tuner's measurement, radius 5 and sharpen within noise.
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 64, 2, 16),
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 32, 4, 8),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32),
-            // Rows prefetched into L2 ahead of the walk (PF).
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DPF=2", 32, 4, 32),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DPF=4", 32, 4, 32),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1 -DPF=8", 32, 4, 32),
-            box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DPF=4", 64, 2, 16),
-            box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DPF=4", 32, 4, 8)};
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32)};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
