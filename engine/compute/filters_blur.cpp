@@ -77,7 +77,22 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
              {16, 8},
              {4, 16},
-             rgba8_only}};
+             rgba8_only},
+            // ... with the ring's quad columns swizzled (gaussian.cl's SP: no bank conflicts in
+            // the horizontal tasks' stores).
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DSP=1",
+             {16, 8},
+             {4, 16},
+             rgba8_only},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DSP=1",
+             {16, 16},
+             {4, 8},
+             rgba8_only},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1 -DPRMT=1 -DSP=1",
+             {16, 8},
+             {4, 16},
+             rgba8_only},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DSP=1", {16, 8}, {4, 16}}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
