@@ -145,22 +145,6 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if PRMT && !C3
 #error "gaussian: PRMT is an option of C3"
 #endif
-#ifndef SP
-// -DSP=1 (C3): quad column q of a ring row is stored at element GS_COL(q), task g's quad j at
-// j GQ_TASKS + g, so the neighbouring tasks of a warp store neighbouring float4s (with q in
-// place, QX = 2's tasks stored every other float4 and their 128-bit stores hit half the banks
-// twice over: Nsight Compute, H100, radius 6, 8.2-way conflicts, half the store wavefronts). The
-// vertical pass reads its column at GS_COL(lx): the same values in another order, the same frame.
-#define SP 0
-#endif
-#if SP && !C3
-#error "gaussian: SP is an option of C3"
-#endif
-#if SP
-#define GS_COL(q) (((q) % QX) * (LX / QX) + (q) / QX)
-#else
-#define GS_COL(q) (q)
-#endif
 #define GR_CH (LY * PY)               // output rows per chunk
 #define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
 #define GR_PLANE (GR_RING * LX)       // float4 per plane of the ring
@@ -241,8 +225,7 @@ inline float gs_h1(const float* p, int m, __constant float* wt) {
 }
 
 // gs_h_task with three channels: quads g QX .. g QX + QX - 1 of the strip (pixel columns from
-// sx) on row y (inside the frame) into the plane elements e + GS_COL(q) of the ring row that
-// starts at element e (hp: R, G, B planes).
+// sx) on row y (inside the frame) into plane elements e .. e + QX - 1 (hp: R, G, B planes).
 inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
                        __constant float* wt, __local float4* hp, int e) {
     const int x0 = sx + 4 * (QX * g - GS_HALF);  // the first loaded quad
@@ -267,7 +250,7 @@ inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int 
 #pragma unroll
         for (int j = 0; j < QX; ++j) {
             const int m = GS_OFF + RADIUS + 4 * j;
-            hp[c * GR_PLANE + e + GS_COL(QX * g + j)] = (float4)(gs_h1(p, m, wt), gs_h1(p, m + 1, wt),
+            hp[c * GR_PLANE + e + j] = (float4)(gs_h1(p, m, wt), gs_h1(p, m + 1, wt),
                                                 gs_h1(p, m + 2, wt), gs_h1(p, m + 3, wt));
         }
     }
@@ -341,7 +324,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 #if C3
         const int g = t - u * GQ_TASKS;
         gs_h_task3(src, src_pitch, width, sx, g, clamp_y(sy - RADIUS + u, height), wt, hp,
-                   u * LX);
+                   u * LX + QX * g);
 #else
         gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS, clamp_y(sy - RADIUS + u, height),
                   wt, hr, hg, hb, u);
@@ -360,7 +343,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 #if C3
             const int g = t - u * GQ_TASKS;
             gs_h_task3(src, src_pitch, width, sx, g, clamp_y(cy + RADIUS + u, height), wt, hp,
-                       row * LX);
+                       row * LX + QX * g);
 #else
             gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS,
                       clamp_y(cy + RADIUS + u, height), wt, hr, hg, hb, row);
@@ -376,7 +359,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
         const int wrap = GR_RING - s0;
         // Row j's G element before the wrap: pa + j LX; after it: pb + j LX (R and B: one
         // plane before and after).
-        __local const float4* pa = hp + (GR_PLANE + s0 * LX + GS_COL(lx));
+        __local const float4* pa = hp + (GR_PLANE + s0 * LX + lx);
         __local const float4* pb = pa - GR_PLANE;
 #endif
 #pragma unroll

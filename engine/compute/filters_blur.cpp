@@ -49,9 +49,13 @@ std::vector<KernelVariant> gaussian_variants() {
             // chunk's quads into registers (no change); QX=4 with PY=2 and 32x8. With C3 (below):
             // that prefetch again (3-10 % slower), outputs taking their input words from the
             // ring (1-3 % slower), the vertical pass over 2 or 1 pixel columns per work-item
-            // (48 or 30 __local bytes read per pixel, not 84: 2-14 % slower). Neither latency
-            // nor __local bandwidth bounds it: its instructions do (SASS, radius 6: about 130
-            // per pixel, 78 of them the taps' own multiply-adds).
+            // (48 or 30 __local bytes read per pixel, not 84: 2-14 % slower), the ring's quad
+            // columns swizzled so that neither the horizontal tasks' stores (8.2-way bank
+            // conflicts in Nsight Compute) nor the vertical reads conflict (as fast: 0.0614
+            // against 0.0619 ms at radius 6). Its instructions bound it (Nsight Compute through
+            // peers/ptx_profile.cu, radius 6: 145 per pixel, 78 of them the taps' own
+            // multiply-adds, issue slots 62 % busy, L1/__local 80 % busy; warps mostly wait for
+            // the issue slot another took, then for global loads).
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2", {16, 8}, {4, 16}},
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4", {16, 8}, {4, 16}},
             // Three channels (gaussian.cl's C3): R, G, B only in every step, interior tasks
@@ -77,22 +81,7 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
              {16, 8},
              {4, 16},
-             rgba8_only},
-            // ... with the ring's quad columns swizzled (gaussian.cl's SP: no bank conflicts in
-            // the horizontal tasks' stores).
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DSP=1",
-             {16, 8},
-             {4, 16},
-             rgba8_only},
-            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DSP=1",
-             {16, 16},
-             {4, 8},
-             rgba8_only},
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1 -DPRMT=1 -DSP=1",
-             {16, 8},
-             {4, 16},
-             rgba8_only},
-            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DSP=1", {16, 8}, {4, 16}}};
+             rgba8_only}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
