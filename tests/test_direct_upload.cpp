@@ -40,7 +40,10 @@ bool same_pixels(const Image& a, const Image& b) {
 
 class DirectUpload : public ::testing::TestWithParam<DirectClip> {
 protected:
-    void SetUp() override { VFX_REQUIRE_CL(); }
+    void SetUp() override {
+        VFX_REQUIRE_CL();
+        VFX_REQUIRE_FFMPEG_CLI();
+    }
 };
 
 // Bit-exact against the copy path of the same stream, through the host-unified upload (PoCL
@@ -96,6 +99,7 @@ const std::string& clip90() {
 
 TEST(DirectUploadPool, BlocksAreReusedAndThePoolStopsGrowing) {
     VFX_REQUIRE_CL();
+    VFX_REQUIRE_FFMPEG_CLI();
     ClContext& cl = *test_cl();
     auto pool = PinnedFramePool::create(cl);
     FrameProcessor proc(cl, Chain{});
@@ -132,6 +136,7 @@ TEST(DirectUploadPool, BlocksAreReusedAndThePoolStopsGrowing) {
 
 TEST(DirectUploadPool, AtItsBoundFramesFallBackAndStillConvert) {
     VFX_REQUIRE_CL();
+    VFX_REQUIRE_FFMPEG_CLI();
     ClContext& cl = *test_cl();
     const std::string path = clip90();
     const std::vector<HostFrame> plain = decode(path, nullptr);
@@ -155,6 +160,7 @@ TEST(DirectUploadPool, AtItsBoundFramesFallBackAndStillConvert) {
 // nothing dangles, the result is right, and the pool goes away with the last block.
 TEST(DirectUploadPool, AnyDestructionOrderIsSafe) {
     VFX_REQUIRE_CL();
+    VFX_REQUIRE_FFMPEG_CLI();
     ClContext& cl = *test_cl();
     const std::string path = clip90();
     const std::vector<HostFrame> plain = decode(path, nullptr);

@@ -45,6 +45,11 @@ std::string make_media(const std::string& name, const std::string& args) {
     return path.string();
 }
 
+bool ffmpeg_cli_available() {
+    static const bool ok = run_command("ffmpeg -nostdin -version") == 0;
+    return ok;
+}
+
 std::string scratch_dir() {
     // One folder per test (ctest -j runs tests of one suite in parallel processes), emptied the
     // first time the test asks for it.

@@ -13,6 +13,18 @@ namespace vfx::test {
 // Fails the current test (and returns "") if ffmpeg fails.
 std::string make_media(const std::string& name, const std::string& args);
 
+// Whether the ffmpeg program runs here (checked once). The GPU machine, where the test binaries
+// also run, has FFmpeg's libraries in vfx's pack but no ffmpeg program.
+bool ffmpeg_cli_available();
+
+// Skips the current test (from a test body or SetUp) where the ffmpeg program that makes its
+// media is missing, so it reports SKIPPED there rather than failing on an empty path.
+#define VFX_REQUIRE_FFMPEG_CLI()                                                         \
+    do {                                                                                 \
+        if (!::vfx::test::ffmpeg_cli_available())                                        \
+            GTEST_SKIP() << "no ffmpeg program here: this test makes its media with it"; \
+    } while (0)
+
 // Directory for files the current test writes (its own, emptied when the test first asks).
 std::string scratch_dir();
 
