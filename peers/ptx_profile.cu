@@ -6,6 +6,11 @@
 // OpenCL.
 //
 //   ptx_profile PTX KERNEL --grid GXxGY --block LXxLY --args SPEC [--bytes N] [--runs N]
+//               [--warmup N]
+//
+// --grid counts work-items (OpenCL's global size), a multiple of --block. The runs are queued
+// back to back, each between its own pair of events, on the same buffers (unlike `vfx bench`,
+// which rotates buffers so that every run reads from DRAM: part of a 4K frame stays in L2 here).
 //
 // The PTX is adapted as text before it is loaded, the only two places where OpenCL's PTX
 // differs from CUDA's: %envreg registers (the OpenCL runtime's global and group offsets) read
@@ -69,6 +74,7 @@ static std::vector<std::string> split(const std::string& s, char sep) {
 static std::string adapt_ptx(std::string ptx, const std::string& kernel, int* nconst) {
     ptx = std::regex_replace(ptx, std::regex(R"(mov\.b32(\s+%r\d+),\s*%envreg\d+;)"),
                              "mov.b32$1, 0;");
+    if (ptx.find("%envreg") != std::string::npos) die("an %%envreg use the tool does not know");
     std::smatch m;
     std::string decls;
     *nconst = 0;
@@ -83,9 +89,11 @@ static std::string adapt_ptx(std::string ptx, const std::string& kernel, int* nc
     for (const std::string& name : names) {
         const std::string var = "ptx_profile_c" + std::to_string((*nconst)++);
         decls += ".const .align 16 .b8 " + var + "[4096];\n";
+        const std::string before = ptx;
         ptx = std::regex_replace(ptx,
                                  std::regex(R"(ld\.param\.u64(\s+%rd\d+),\s*\[)" + name + R"(\];)"),
                                  "mov.u64$1, " + var + ";");
+        if (ptx == before) die("no load of %s to rewrite", name.c_str());
     }
     // The other kernels of the program go: the driver refuses a module whose kernels take
     // __local pointers (`.ptr .shared` parameters) with CUDA_ERROR_INVALID_IMAGE.
@@ -120,6 +128,7 @@ int main(int argc, char** argv) {
     int runs = 200, warmup = 20;
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
+        if (a.rfind("--", 0) != 0) die("unexpected argument '%s'", a.c_str());
         if (i + 1 >= argc) die("%s needs a value", a.c_str());
         const char* v = argv[++i];
         if (a == "--grid")
@@ -138,6 +147,7 @@ int main(int argc, char** argv) {
             die("unknown option '%s'", a.c_str());
     }
     if (gx == 0 || lx == 0 || spec.empty()) die("--grid, --block and --args are required");
+    if (gx % lx || gy % ly) die("--grid %ux%u is not a multiple of --block %ux%u", gx, gy, lx, ly);
 
     std::ifstream f(path);
     if (!f) die("cannot read '%s'", path.c_str());
@@ -162,12 +172,17 @@ int main(int argc, char** argv) {
     // PTX_PROFILE_PTXAS=sm_XX: assembled by ptxas into a cubin first (the driver's JIT refused
     // some of OpenCL's PTX with CUDA_ERROR_INVALID_IMAGE and no log, where ptxas took it).
     if (const char* arch = std::getenv("PTX_PROFILE_PTXAS")) {
+        if (!std::regex_match(arch, std::regex("sm_[0-9]+a?")))
+            die("PTX_PROFILE_PTXAS=%s: expected sm_NN", arch);
         const std::string base = "/tmp/ptx_profile_" + std::to_string(getpid());
         std::ofstream(base + ".ptx") << ptx;
         const std::string cmd =
             "ptxas -arch=" + std::string(arch) + " " + base + ".ptx -o " + base + ".cubin";
-        if (std::system(cmd.c_str()) != 0) die("%s failed", cmd.c_str());
+        const int rc = std::system(cmd.c_str());
+        std::remove((base + ".ptx").c_str());
+        if (rc != 0) die("%s failed", cmd.c_str());
         CU_CHECK(cuModuleLoad(&mod, (base + ".cubin").c_str()));
+        std::remove((base + ".cubin").c_str());
     } else if (const CUresult r = cuModuleLoadDataEx(&mod, ptx.c_str(), 4, opts, vals);
         r != CUDA_SUCCESS) {
         const char* name = nullptr;
@@ -213,7 +228,11 @@ int main(int argc, char** argv) {
             // The parameter itself was replaced by the module constant: no kernel argument.
             if (next_const >= nconst) die("more c: arguments than __constant parameters");
             std::vector<float> vals;
-            for (const std::string& t : split(it.substr(2), ';')) vals.push_back(std::stof(t));
+            for (const std::string& t : split(it.substr(2), ';')) {
+                char* end = nullptr;
+                vals.push_back(std::strtof(t.c_str(), &end));
+                if (end == t.c_str() || *end) die("c: '%s' is not a number", t.c_str());
+            }
             CUdeviceptr p;
             size_t size = 0;
             const std::string var = "ptx_profile_c" + std::to_string(next_const++);
@@ -228,6 +247,13 @@ int main(int argc, char** argv) {
         }
     }
 
+    // As many arguments as the kernel's parameters (cuLaunchKernel would read past `params`).
+    const std::string head = ptx.substr(ptx.find(".entry " + kernel));
+    const size_t declared = static_cast<size_t>(std::count(
+        head.begin(), head.begin() + static_cast<std::ptrdiff_t>(head.find(')')), ','))
+        + 1;
+    if (declared != params.size())
+        die("the kernel has %zu parameters, --args lists %zu", declared, params.size());
     CUstream stream;
     CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     auto launch = [&] {
@@ -235,22 +261,25 @@ int main(int argc, char** argv) {
                                 nullptr));
     };
     for (int i = 0; i < warmup; ++i) launch();
-    CUevent e0, e1;
-    CU_CHECK(cuEventCreate(&e0, CU_EVENT_DEFAULT));
-    CU_CHECK(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+    std::vector<CUevent> ev(2 * static_cast<size_t>(runs));
+    for (CUevent& e : ev) CU_CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
+    for (int i = 0; i < runs; ++i) {
+        CU_CHECK(cuEventRecord(ev[2 * i], stream));
+        launch();
+        CU_CHECK(cuEventRecord(ev[2 * i + 1], stream));
+    }
+    CU_CHECK(cuStreamSynchronize(stream));
     std::vector<float> ms;
     for (int i = 0; i < runs; ++i) {
-        CU_CHECK(cuEventRecord(e0, stream));
-        launch();
-        CU_CHECK(cuEventRecord(e1, stream));
-        CU_CHECK(cuEventSynchronize(e1));
         float t = 0;
-        CU_CHECK(cuEventElapsedTime(&t, e0, e1));
+        CU_CHECK(cuEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]));
         ms.push_back(t);
     }
+    for (CUevent e : ev) cuEventDestroy(e);
     std::sort(ms.begin(), ms.end());
     std::printf("%s %s grid %ux%u block %ux%u: median %.4f ms, min %.4f ms over %d runs\n",
                 path.c_str(), kernel.c_str(), gx, gy, lx, ly, ms[ms.size() / 2], ms[0], runs);
+    cuStreamDestroy(stream);
     for (CUdeviceptr p : bufs) cuMemFree(p);
     cuModuleUnload(mod);
     cuDevicePrimaryCtxRelease(dev);

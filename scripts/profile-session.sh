@@ -14,7 +14,9 @@ filters=${1:?FILTERS}
 set_name=${2:-full}
 work=$(mktemp -d)
 out=$work/out; mkdir -p "$out"
-export PTX_PROFILE_PTXAS=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+[ -n "$cap" ] || { echo "profile-session.sh: nvidia-smi gave no compute capability" >&2; exit 1; }
+export PTX_PROFILE_PTXAS=sm_$cap
 export PATH=$PATH:/usr/local/cuda/bin
 W=3840 H=2160 P=$((3840 * 4))
 export VFX_CACHE_DIR=$work/cache VFX_DUMP_BINARIES=$work/bin
@@ -22,8 +24,9 @@ mkdir -p "$VFX_DUMP_BINARIES"
 nvcc -O2 -o "$work/ptx_profile" peers/ptx_profile.cu -lcuda || exit 1
 .devpack/bin/vfx bench --size ${W}x${H} --retune --log-level debug --runs 50 \
   --filters "$filters" > "$out/kernels.txt" 2> "$work/bench.log" ||
-  { tail -5 "$work/bench.log"; exit 1; }
-grep "tuned " "$work/bench.log" | grep " ${W}x${H} " > "$out/tuned.txt"
+  { cp "$work/bench.log" "$final/"; tail -5 "$work/bench.log"; exit 1; }
+grep "tuned " "$work/bench.log" | grep " ${W}x${H} " > "$out/tuned.txt" ||
+  echo "profile-session.sh: nothing was tuned at ${W}x${H} (filters: $filters)" >&2
 cat "$out/kernels.txt"
 
 # Gaussian taps exp(-x^2 / 2 s^2), s = r / 3, normalised (what the filter passes for radius r).
@@ -48,7 +51,7 @@ while IFS= read -r line; do
     *) echo "== $file:$kernel: arguments not known to this script, skipped"; continue ;;
   esac
   txt=$(grep -lxF -- "$file" "$VFX_DUMP_BINARIES"/*.txt | while read -r t; do
-          sed -n 2p "$t" | grep -qE -- " ${base} ${opts}\$" && echo "$t"; done | head -1)
+          l2=$(sed -n 2p "$t"); [[ "$l2" == *" ${base:+$base }${opts}" ]] && echo "$t"; done | head -1)
   [ -n "$txt" ] || { echo "== $file $base $opts: no dump found"; continue; }
   ptx=${txt%.txt}.bin
   gx=$(( ( (W + pw - 1) / pw + lx - 1) / lx * lx ))
@@ -56,18 +59,18 @@ while IFS= read -r line; do
   name=$(tr -c 'A-Za-z0-9\n' '_' <<<"${kernel}${base}" | tr -s _)
   echo "== $name: $opts ${lx}x${ly} grid ${gx}x${gy}"
   "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" \
-    | tee "$out/$name.time.txt"
+    < /dev/null | tee "$out/$name.time.txt"
   cp "$ptx" "$out/$name.ptx"
-  PTX_PROFILE_KEEP="$out/$name.adapted.ptx" "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" --runs 1 --warmup 0 > /dev/null
+  PTX_PROFILE_KEEP="$out/$name.adapted.ptx" "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" --runs 1 --warmup 0 > /dev/null < /dev/null
   ncu --clock-control none --set "$set_name" --import-source no -k "$kernel" --launch-skip 3 \
     --launch-count 1 "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} \
-    --block ${lx}x${ly} --args "$args" --runs 1 --warmup 3 > "$out/$name.ncu.txt" 2>&1
+    --block ${lx}x${ly} --args "$args" --runs 1 --warmup 3 > "$out/$name.ncu.txt" 2>&1 < /dev/null
   echo "ncu exit $?"
   # Why warps wait: cycles per issued instruction, by stall reason.
   ncu --clock-control none -k "$kernel" --launch-skip 3 --launch-count 1 \
     --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$' \
     "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} \
-    --args "$args" --runs 1 --warmup 3 > "$out/$name.stalls.txt" 2>&1
+    --args "$args" --runs 1 --warmup 3 > "$out/$name.stalls.txt" 2>&1 < /dev/null
   grep -E "issue_stalled" "$out/$name.stalls.txt" | sort -k3 -g -r | head -8
   grep -E "Duration|DRAM Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|L2 Hit Rate|L1/TEX Hit" "$out/$name.ncu.txt" | head -20
 done < "$out/tuned.txt"

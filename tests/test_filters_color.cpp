@@ -329,8 +329,8 @@ TEST_F(ColorFilters, BoxEveryTunedVariant) {
             same.check("box=radius=4", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
         }
         // A frame with whole work-groups inside it and partial ones at its right and bottom
-        // edges (32x4 work-items of 4 x 32 pixels: 128 x 128 pixels a group), so that the
-        // candidates whose groups inside the frame take another path (SH) run both.
+        // edges (32x4 work-items of 4 x 32 pixels: 128 x 128 pixels a group): blocks walking
+        // their full length beside blocks cut short by the frame.
         for (int r : {1, 3, 5, 7})
             same.check("box=radius=" + std::to_string(r), 300, 290, WorkFormat::rgba8, ++seed,
                        v.label(), 0);
@@ -399,7 +399,7 @@ TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
                 same.check("sharpen=radius=1:amount=1.5", w, h, wf, ++seed, v.label());
                 same.check("sharpen=radius=2:amount=0.7", w, h, wf, ++seed, v.label());
             }
-        // Whole work-groups inside the frame and partial ones at its edges (see BoxEveryTuned...).
+        // Whole work-groups inside the frame and partial ones at its edges (as in the box test).
         same.check("sharpen=radius=1:amount=1.5", 300, 290, WorkFormat::rgba8, ++seed, v.label());
     }
     for (const KernelVariant& v : stencil::sobel_variants()) {

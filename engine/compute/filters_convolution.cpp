@@ -88,8 +88,8 @@ std::vector<KernelVariant> box_variants() {
             // PY = 32), interior rows' words addressed from one row pointer without clamps
             // (fewer instructions, 10-25 % slower); neighbouring blocks of a group summing the
             // rows around their seam once (each half, the other half taken from the partner's
-            // ring after a barrier: 18 % fewer rows summed at radius 5, LY = 4) 13 % slower at
-            // radius 5, 4-7 % at radius 1 and in sharpen (the group's warps wait for each other);
+            // ring after a barrier: 18 % fewer rows summed at radius 5, LY = 4) 14 % slower at
+            // radius 5, 3-5 % at radius 1 and in sharpen (the group's warps wait for each other);
             // the block's quad 2, 4 or 8 rows ahead prefetched into L2 (PTX prefetch.global.L2),
             // as fast or slower (Nsight Compute had global loads as the first stall reason).
             box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1", 32, 4, 32),
