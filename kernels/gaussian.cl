@@ -46,20 +46,8 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_HALF ((RADIUS + 3) / 4)   // quads on each side of the block
 #define GS_NQ (2 * GS_HALF + 1)      // quads per input row
 #define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
-#ifndef C3
-#define C3 0
-#endif
-#ifndef VW
-#define VW 0
-#endif
-#ifndef PRMT
-#define PRMT 0  // C3 and VW with RGBA8: byte permutes (common.h's vfx_prmt) to take channels out and in
-#endif
-#if C3 && !(defined(LM) && LM == 2)
+#if defined(C3) && C3 && !(defined(LM) && LM == 2)
 #error "gaussian: C3 is an option of the streaming path (LM=2)"
-#endif
-#if PRMT && !(C3 || VW)
-#error "gaussian: PRMT is an option of C3 and VW"
 #endif
 
 // The 4 pixels of the quad at xa of row y (clamped) as floats, into p[0..3] (-DQW: as words).
@@ -121,201 +109,7 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #endif
 }
 
-// ---- Pixel words with three channels (the C3 and VW paths) ----
-// The rounding (gs_round_bits): v + 2^23 rounds v to the nearest integer, ties to even, in the low
-// bits, under the bits of 2^23 (0x4B000000); G's and B's words are shifted left, which pushes
-// 0x4B out of the word. The plain blur skips the clamp to [0, PIX_MAX]: its float taps are
-// positive and sum to at most 1 + 2^-24 per pass, and a result takes 3r + 2 roundings (radius 8:
-// 26) of sums of non-negative terms, each by a factor of at most 1 + 2^-24, so it lies in
-// [0, PIX_MAX (1 + 2e-6)], which v + 2^23 rounds to 0 .. PIX_MAX exactly as the clamped value
-// would.
-#if C3 || VW
-// Channel c (0 R, 1 G, 2 B) of a pixel word as a float (pixw_to_float's lane c).
-inline float gs_chan(pixw_t w, int c) {
-#if WORK16
-    const uint u = c == 0 ? (w.x & 0xFFFFu) : c == 1 ? (w.x >> 16) : (w.y & 0xFFFFu);
-    return as_float(u | 0x4B000000u) - 8388608.0f;
-#elif PRMT
-    // Byte c of w under the exponent bits of 2^23 in one byte permute.
-    return as_float(vfx_prmt(w, 0x4B000000u, 0x7650u | (uint)c)) - 8388608.0f;
-#else
-    const uint u = (w >> (8 * c)) & 0xFFu;
-    return as_float(u | 0x4B000000u) - 8388608.0f;
-#endif
-}
-
-// v + 2^23 as bits (float_to_pixw's rounding), clamped first for UNSHARP (see above).
-inline uint gs_round_bits(float v) {
-#if UNSHARP
-    v = fmin(fmax(v, 0.0f), PIX_MAX);
-#endif
-    return as_uint(v + 8388608.0f);
-}
-
-// The output word of one pixel from its blurred R, G, B, its input's R, G, B as floats (ir, ig,
-// ib: used by UNSHARP alone) and its input word `in` (alpha).
-inline pixw_t gs_out3f(pixw_t in, float ir, float ig, float ib, float r, float g, float b,
-                       float amount) {
-#if UNSHARP
-    r = ir + amount * (ir - r);
-    g = ig + amount * (ig - g);
-    b = ib + amount * (ib - b);
-#endif
-    const uint rb = gs_round_bits(r);
-    const uint gb = gs_round_bits(g);
-    const uint bb = gs_round_bits(b);
-#if WORK16
-    return (uint2)((rb & 0xFFFFu) + (gb << 16), (bb & 0xFFFFu) | (in.y & 0xFFFF0000u));
-#elif PRMT
-    // The low bytes of rb, gb, bb and in's alpha, by byte permutes.
-    return vfx_prmt_word(rb, gb, bb, in);
-#else
-    return ((rb & 0x00FFFFFFu) | (in & 0xFF000000u)) + (gb << 8) + (bb << 16);
-#endif
-}
-
-// gs_out3f with the input's channels taken from `in`.
-inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amount) {
-#if UNSHARP
-    return gs_out3f(in, gs_chan(in, 0), gs_chan(in, 1), gs_chan(in, 2), r, g, b, amount);
-#else
-    return gs_out3f(in, 0.0f, 0.0f, 0.0f, r, g, b, amount);
-#endif
-}
-
-#endif  // C3 || VW
-
-#if VW
-// Vertical pass first, in registers (-DVW=1 -DLX=.. -DPY=.. [-DVW_PF=2] [-DPRMT=1]; RGBA8,
-// RADIUS <= 4;
-// work-group LX x 1, per_item 4 x PY, one halo work-item at each end of the group). Each
-// work-item owns one quad column and walks down the PY + 2r input rows of its PY output rows:
-// every input word is loaded once (one 16-byte load, the next row's issued before this row is
-// worked on) and its R, G, B converted once, into a register ring of the last 2r + 1 rows (the
-// walk is unrolled by 2r + 1, so every ring index is a constant). Once a row completes an output
-// row's window, the vertical pass (symmetric taps) gives the quad's R, G, B, which go to __local
-// (three float4 planes, two buffers by output-row parity: one barrier per row); the horizontal
-// pass then reads the left and right neighbours' quads from there. The group's first and last
-// work-items only load and pass on the apron columns: a group makes LX - 2 quads of output
-// (the launch covers the frame with such groups: KernelVariant::halo_x). Against the streaming
-// path (LM=2) it converts every input pixel once instead of (QX + 2 GS_HALF) / QX times, takes
-// UNSHARP's input from the ring instead of loading and converting it again, and needs no strip
-// ring; the arithmetic is the same multiply-adds in the other order (vertical, then
-// horizontal), so this path is the only one offered where it applies (a frame is one order's,
-// bit for bit, on every device).
-// Per output pixel and channel: v = p[c] wt[r], v = fma(wt[r + k], p[c - k] + p[c + k], v) over
-// k = 1 .. r down the column (p[c] the centre row), then the same over the row on v.
-#if WORK16 || RADIUS > 4 || !defined(LX)
-#error "gaussian: VW takes RGBA8, RADIUS <= 4 and LX"
-#endif
-#define VW_RING (2 * RADIUS + 1)  // rows in the register ring = the walk's unroll
-#ifndef VW_PF
-#define VW_PF 1  // rows loaded ahead of the one worked on (1 or 2)
-#endif
-
-// R, G, B of the 4 pixels of word quad v into ring slot (ar, ag, ab).
-#define VW_CONVERT(v, ar, ag, ab)                                                       \
-    do {                                                                                \
-        ar = (float4)(gs_chan((v).x, 0), gs_chan((v).y, 0), gs_chan((v).z, 0),          \
-                      gs_chan((v).w, 0));                                               \
-        ag = (float4)(gs_chan((v).x, 1), gs_chan((v).y, 1), gs_chan((v).z, 1),          \
-                      gs_chan((v).w, 1));                                               \
-        ab = (float4)(gs_chan((v).x, 2), gs_chan((v).y, 2), gs_chan((v).z, 2),          \
-                      gs_chan((v).w, 2));                                               \
-    } while (0)
-
-// The horizontal pass over one channel: l, m, n are the left neighbour's, this and the right
-// neighbour's vertical results (4 columns each); returns this quad's 4 outputs.
-inline float4 vw_h(float4 l, float4 m, float4 n, __constant float* wt) {
-    const float p[12] = {l.x, l.y, l.z, l.w, m.x, m.y, m.z, m.w, n.x, n.y, n.z, n.w};
-    float o[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        float s = p[4 + i] * wt[RADIUS];
-#pragma unroll
-        for (int k = 1; k <= RADIUS; ++k) s = fma(wt[RADIUS + k], p[4 + i - k] + p[4 + i + k], s);
-        o[i] = s;
-    }
-    return (float4)(o[0], o[1], o[2], o[3]);
-}
-
-__kernel __attribute__((reqd_work_group_size(LX, 1, 1))) void gaussian_strip(
-    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
-    int height, __constant float* wt, float amount) {
-    __local float4 xv[2 * 3 * LX];  // [output-row parity][R, G, B][work-item]
-    const int lx = (int)get_local_id(0);
-    const int xa = 4 * ((int)get_group_id(0) * (LX - 2) + lx - 1);  // this quad column
-    const int y0 = (int)get_group_id(1) * PY;                        // first output row
-    if (y0 >= height) return;                                        // the whole group
-    const bool writes = lx > 0 && lx < LX - 1 && xa < width;
-    const int nout = min(PY, height - y0);  // output rows to store
-    // The neighbours' columns in xv (the halo work-items read their own: never stored).
-    const int left = max(lx - 1, 0) - lx;
-    const int right = min(lx + 1, LX - 1) - lx;
-
-    // Walk row j is input row y0 - r + j (clamped), kept in ring slot j % VW_RING. Output row i
-    // takes rows i .. i + 2r, its centre i + r. The prologue loads rows 0 .. 2r - 1; every step
-    // then loads one row and makes one output row. Steps run in blocks of VW_RING (constant
-    // slots), so a group may make up to VW_RING - 1 rows past PY that it does not store; no
-    // barrier is inside a branch (PoCL's work-item loops need them unconditional).
-    float4 rr[VW_RING], rg[VW_RING], rb[VW_RING];  // the ring: R, G, B of the last rows
-#pragma unroll
-    for (int j = 0; j < 2 * RADIUS; ++j) {
-        const quadw_t v = load_quadw(src, src_pitch, xa, clamp_y(y0 - RADIUS + j, height), width);
-        VW_CONVERT(v, rr[j], rg[j], rb[j]);
-    }
-    quadw_t next = load_quadw(src, src_pitch, xa, clamp_y(y0 + RADIUS, height), width);
-#if VW_PF == 2
-    quadw_t next2 = load_quadw(src, src_pitch, xa, clamp_y(y0 + RADIUS + 1, height), width);
-#endif
-    for (int ib = 0; ib < nout; ib += VW_RING) {
-#pragma unroll
-        for (int u = 0; u < VW_RING; ++u) {
-            const int i = ib + u;                           // output row y0 + i
-            const int s = (u + 2 * RADIUS) % VW_RING;       // the new row's slot
-            const int c = (u + RADIUS) % VW_RING;           // the centre row's slot
-            const quadw_t v = next;
-#if VW_PF == 2
-            next = next2;
-            next2 = load_quadw(src, src_pitch, xa, clamp_y(y0 + RADIUS + i + 2, height), width);
-#else
-            next = load_quadw(src, src_pitch, xa, clamp_y(y0 + RADIUS + i + 1, height), width);
-#endif
-            VW_CONVERT(v, rr[s], rg[s], rb[s]);
-            float4 vr = rr[c] * wt[RADIUS];
-            float4 vg = rg[c] * wt[RADIUS];
-            float4 vb = rb[c] * wt[RADIUS];
-#pragma unroll
-            for (int k = 1; k <= RADIUS; ++k) {
-                const int a = (c + VW_RING - k) % VW_RING;
-                const int b = (c + k) % VW_RING;
-                const float4 w = (float4)(wt[RADIUS + k]);
-                vr = fma(w, rr[a] + rr[b], vr);
-                vg = fma(w, rg[a] + rg[b], vg);
-                vb = fma(w, rb[a] + rb[b], vb);
-            }
-            __local float4* x = xv + (i & 1) * (3 * LX) + lx;
-            x[0] = vr;
-            x[LX] = vg;
-            x[2 * LX] = vb;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const float4 hr = vw_h(x[left], vr, x[right], wt);
-            const float4 hg = vw_h(x[LX + left], vg, x[LX + right], wt);
-            const float4 hb = vw_h(x[2 * LX + left], vb, x[2 * LX + right], wt);
-            if (writes && i < nout) {
-                const int y = y0 + i;
-                const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
-                const quadw_t o = (quadw_t)(
-                    gs_out3f(in.x, rr[c].x, rg[c].x, rb[c].x, hr.x, hg.x, hb.x, amount),
-                    gs_out3f(in.y, rr[c].y, rg[c].y, rb[c].y, hr.y, hg.y, hb.y, amount),
-                    gs_out3f(in.z, rr[c].z, rg[c].z, rb[c].z, hr.z, hg.z, hb.z, amount),
-                    gs_out3f(in.w, rr[c].w, rg[c].w, rb[c].w, hr.w, hg.w, hb.w, amount));
-                store_quadw(dst, dst_pitch, xa, y, width, o);
-            }
-        }
-    }
-}
-#elif defined(LM) && LM == 2
+#if defined(LM) && LM == 2
 // Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=.. [-DQX=..] [-DC3=1];
 // work-group LX x LY, per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY
 // PY NCH rows tall in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring
@@ -336,11 +130,20 @@ __kernel __attribute__((reqd_work_group_size(LX, 1, 1))) void gaussian_strip(
 #ifndef QX
 #define QX 1
 #endif
+#ifndef C3
+#define C3 0
+#endif
 #if LX % QX
 #error "gaussian: LX must be a multiple of QX"
 #endif
 #if C3 && QW != 2
 #error "gaussian: C3 needs QW=2"
+#endif
+#ifndef PRMT
+#define PRMT 0  // C3 with RGBA8: byte permutes (common.h's vfx_prmt) to take channels out and in
+#endif
+#if PRMT && !C3
+#error "gaussian: PRMT is an option of C3"
 #endif
 #define GR_CH (LY * PY)               // output rows per chunk
 #define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
@@ -399,6 +202,20 @@ inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c =
 // multiply-adds are fixed by the arithmetic; unsharp radius 3, QX=2 122 -> C3 QX=4 104. The
 // same at RGBA16.
 
+// Channel c (0 R, 1 G, 2 B) of a pixel word as a float (pixw_to_float's lane c).
+inline float gs_chan(pixw_t w, int c) {
+#if WORK16
+    const uint u = c == 0 ? (w.x & 0xFFFFu) : c == 1 ? (w.x >> 16) : (w.y & 0xFFFFu);
+    return as_float(u | 0x4B000000u) - 8388608.0f;
+#elif PRMT
+    // Byte c of w under the exponent bits of 2^23 in one byte permute.
+    return as_float(vfx_prmt(w, 0x4B000000u, 0x7650u | (uint)c)) - 8388608.0f;
+#else
+    const uint u = (w >> (8 * c)) & 0xFFu;
+    return as_float(u | 0x4B000000u) - 8388608.0f;
+#endif
+}
+
 // gs_h_at for one channel.
 inline float gs_h1(const float* p, int m, __constant float* wt) {
     float s = p[m] * wt[RADIUS];
@@ -437,6 +254,37 @@ inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int 
                                                 gs_h1(p, m + 2, wt), gs_h1(p, m + 3, wt));
         }
     }
+}
+
+// v + 2^23 as bits (float_to_pixw's rounding), clamped first for UNSHARP (see above).
+inline uint gs_round_bits(float v) {
+#if UNSHARP
+    v = fmin(fmax(v, 0.0f), PIX_MAX);
+#endif
+    return as_uint(v + 8388608.0f);
+}
+
+// The output word of one pixel from its blurred R, G, B and its input word `in`.
+inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amount) {
+#if UNSHARP
+    const float ir = gs_chan(in, 0);
+    const float ig = gs_chan(in, 1);
+    const float ib = gs_chan(in, 2);
+    r = ir + amount * (ir - r);
+    g = ig + amount * (ig - g);
+    b = ib + amount * (ib - b);
+#endif
+    const uint rb = gs_round_bits(r);
+    const uint gb = gs_round_bits(g);
+    const uint bb = gs_round_bits(b);
+#if WORK16
+    return (uint2)((rb & 0xFFFFu) + (gb << 16), (bb & 0xFFFFu) | (in.y & 0xFFFF0000u));
+#elif PRMT
+    // The low bytes of rb, gb, bb and in's alpha, by byte permutes.
+    return vfx_prmt_word(rb, gb, bb, in);
+#else
+    return ((rb & 0x00FFFFFFu) | (in & 0xFF000000u)) + (gb << 8) + (bb << 16);
+#endif
 }
 
 // gs_store with three channels: r, g, b hold the quad's 4 columns.

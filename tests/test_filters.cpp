@@ -92,12 +92,11 @@ TEST_F(Filters, Gaussian1080p) {
 // a program of its own).
 TEST_F(Filters, GaussianAndUnsharpEveryTunedVariant) {
     ClContext& cl = *test_cl();
-    // 601 wide: several groups of every candidate side by side (the vertical-first candidates'
-    // groups overlap by their halo work-items).
+    // 601 wide: several groups of every candidate side by side.
     const std::pair<int, int> sizes[] = {{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 2}, {601, 37}};
     const std::pair<WorkFormat, const char*> chains[] = {
         {WorkFormat::rgba8, "gaussian=sigma=2"},
-        {WorkFormat::rgba8, "unsharp=sigma=1:amount=0.5"},  // radius 3: the VW path
+        {WorkFormat::rgba8, "unsharp=sigma=1:amount=0.5"},  // radius 3
         {WorkFormat::rgba8, "gaussian=sigma=0.3"},          // radius 1
         {WorkFormat::rgba8, "unsharp=sigma=0.6:amount=5"},  // radius 2, saturating
         {WorkFormat::rgba16, "gaussian=sigma=2.6"},

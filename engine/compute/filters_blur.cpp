@@ -29,84 +29,59 @@ std::vector<double> gaussian_taps(double sigma) {
 
 namespace stencil {
 
-bool gaussian_vw_applies(const std::string& options) {
-    const auto r = build_option(options, "RADIUS");
-    return build_option(options, "WORK16") == 0 && r && *r <= kGaussianVwMaxRadius;
-}
-
 std::vector<KernelVariant> gaussian_variants() {
-    // Where the vertical-first walk (gaussian.cl's VW) applies it is the only path offered: it
-    // adds in the other order, so its frames differ in the last bit from the others'.
-    const auto others = [](const std::string& o) { return !gaussian_vw_applies(o); };
-    const auto rgba8_only = [](const std::string& o) {
-        return build_option(o, "WORK16") == 0 && !gaussian_vw_applies(o);
-    };
-    const auto vw = [](const char* options, size_t lx, uint32_t py) {
-        return KernelVariant{options, {lx, 1}, {4, py}, gaussian_vw_applies, 1};
-    };
+    const auto rgba8_only = [](const std::string& o) { return build_option(o, "WORK16") == 0; };
     // Candidates that lost on every device measured (H100 and PoCL, both radii, 1080p and
     // 4K, 1.3x the best or worse: benchmarks/2026-11-25-h100/tuned.txt) are left out, so a
     // first start compiles fewer programs: most shapes of the register-only and LM=1 paths,
     // every streaming candidate with float4 quads or one-quad horizontal tasks.
-    return {
-        {"-DPY=4", {32, 4}, {4, 4}, others},
-        {"-DPY=8", {32, 4}, {4, 8}, others},
-        // Local memory (gaussian.cl's LM path): the horizontal pass once per tile row.
-        {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}, others},
-        // Streaming local memory (gaussian.cl's LM=2 path): a strip of NCH chunks of
-        // LY PY rows, horizontal results in a ring of R, G, B float planes, vertical pass
-        // as a register sliding window; per_item y = PY NCH. Quads as words (common.h's
-        // QW=2: one 16-byte access per quad), the horizontal pass in tasks of QX quads
-        // (each quad's pixels taken out once). Measured and dropped (H100, 4K): QW=1 twins
-        // (5-8 % slower than QW=2), a split horizontal/vertical work layout with one pixel
-        // column per work-item (LM=3, 0.080-0.103 ms against 0.076), prefetching the next
-        // chunk's quads into registers (no change); QX=4 with PY=2 and 32x8. With C3 (below):
-        // that prefetch again (3-10 % slower), outputs taking their input words from the
-        // ring (1-3 % slower), the vertical pass over 2 or 1 pixel columns per work-item
-        // (48 or 30 __local bytes read per pixel, not 84: 2-14 % slower), the ring's quad
-        // columns swizzled so that neither the horizontal tasks' stores (8.2-way bank
-        // conflicts in Nsight Compute) nor the vertical reads conflict (as fast: 0.0614
-        // against 0.0619 ms at radius 6). Its instructions bound it (Nsight Compute through
-        // peers/ptx_profile.cu, radius 6: 145 per pixel, 78 of them the taps' own
-        // multiply-adds, issue slots 62 % busy, L1/__local 80 % busy; warps mostly wait for
-        // the issue slot another took, then for global loads).
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2", {16, 8}, {4, 16}, others},
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4", {16, 8}, {4, 16}, others},
-        // Three channels (gaussian.cl's C3): R, G, B only in every step, interior tasks
-        // load their quads with no edge test, no ring wrap test per row, output words put
-        // together from R, G, B and the input's alpha bits; the same frames with about a
-        // fifth fewer instructions per pixel (PTX estimate, Gaussian r6 157 -> 126, unsharp
-        // r3 122 -> 104 at QX=4), so QX=4 may now pay. The best shapes above, a taller strip
-        // (less apron per output row) and 16x16.
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}, others},
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 16}, others},
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}, others},
-        {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 16}, {4, 8}, others},
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=8 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 32}, others},
-        // ... with byte permutes (gaussian.cl's PRMT), RGBA8 only.
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
-         {16, 8},
-         {4, 16},
-         rgba8_only},
-        {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
-         {16, 16},
-         {4, 8},
-         rgba8_only},
-        {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
-         {16, 8},
-         {4, 16},
-         rgba8_only},
-        // Vertical pass first, in a register ring (gaussian.cl's VW; RGBA8 up to radius
-        // kGaussianVwMaxRadius): every input pixel converted once, groups of LX work-items
-        // of which the first and last carry the apron (halo_x = 1).
-        // PY: multiples of 7 (2r + 1 at radius 3: the walk's blocks end with the strip).
-        vw("-DVW=1 -DLX=64 -DPY=35 -DQW=2 -DPRMT=1", 64, 35),
-        vw("-DVW=1 -DLX=64 -DPY=35 -DQW=2", 64, 35),
-        vw("-DVW=1 -DLX=64 -DPY=21 -DQW=2 -DPRMT=1", 64, 21),
-        vw("-DVW=1 -DLX=64 -DPY=63 -DQW=2 -DPRMT=1", 64, 63),
-        vw("-DVW=1 -DLX=32 -DPY=35 -DQW=2 -DPRMT=1", 32, 35),
-        vw("-DVW=1 -DLX=128 -DPY=35 -DQW=2 -DPRMT=1", 128, 35),
-        vw("-DVW=1 -DLX=64 -DPY=35 -DQW=2 -DPRMT=1 -DVW_PF=2", 64, 35)};
+    return {{"-DPY=4", {32, 4}, {4, 4}},
+            {"-DPY=8", {32, 4}, {4, 8}},
+            // Local memory (gaussian.cl's LM path): the horizontal pass once per tile row.
+            {"-DLM=1 -DLX=8 -DLY=8 -DPY=4", {8, 8}, {4, 4}},
+            // Streaming local memory (gaussian.cl's LM=2 path): a strip of NCH chunks of
+            // LY PY rows, horizontal results in a ring of R, G, B float planes, vertical pass
+            // as a register sliding window; per_item y = PY NCH. Quads as words (common.h's
+            // QW=2: one 16-byte access per quad), the horizontal pass in tasks of QX quads
+            // (each quad's pixels taken out once). Measured and dropped (H100, 4K): QW=1 twins
+            // (5-8 % slower than QW=2), a split horizontal/vertical work layout with one pixel
+            // column per work-item (LM=3, 0.080-0.103 ms against 0.076), prefetching the next
+            // chunk's quads into registers (no change); QX=4 with PY=2 and 32x8. With C3 (below):
+            // that prefetch again (3-10 % slower), outputs taking their input words from the
+            // ring (1-3 % slower), the vertical pass over 2 or 1 pixel columns per work-item
+            // (48 or 30 __local bytes read per pixel, not 84: 2-14 % slower), the ring's quad
+            // columns swizzled so that neither the horizontal tasks' stores (8.2-way bank
+            // conflicts in Nsight Compute) nor the vertical reads conflict (as fast: 0.0614
+            // against 0.0619 ms at radius 6). Its instructions bound it (Nsight Compute through
+            // peers/ptx_profile.cu, radius 6: 145 per pixel, 78 of them the taps' own
+            // multiply-adds, issue slots 62 % busy, L1/__local 80 % busy; warps mostly wait for
+            // the issue slot another took, then for global loads).
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4", {16, 8}, {4, 16}},
+            // Three channels (gaussian.cl's C3): R, G, B only in every step, interior tasks
+            // load their quads with no edge test, no ring wrap test per row, output words put
+            // together from R, G, B and the input's alpha bits; the same frames with about a
+            // fifth fewer instructions per pixel (PTX estimate, Gaussian r6 157 -> 126, unsharp
+            // r3 122 -> 104 at QX=4), so QX=4 may now pay. The best shapes above, a taller strip
+            // (less apron per output row) and 16x16.
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1", {16, 8}, {4, 16}},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1", {16, 16}, {4, 8}},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=8 -DQW=2 -DQX=4 -DC3=1", {16, 8}, {4, 32}},
+            // ... with byte permutes (gaussian.cl's PRMT), RGBA8 only.
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
+             {16, 8},
+             {4, 16},
+             rgba8_only},
+            {"-DLM=2 -DLX=16 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
+             {16, 16},
+             {4, 8},
+             rgba8_only},
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=4 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
+             {16, 8},
+             {4, 16},
+             rgba8_only}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of

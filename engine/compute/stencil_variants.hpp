@@ -24,10 +24,6 @@ std::vector<KernelVariant> mosaic_variants();    // mosaic.cl: 4 x PY pixels per
 // gaussian.cl's gaussian_strip (gaussian and unsharp up to radius 8): 4 x PY per work-item
 // (4 x PY NCH for the streaming -DLM=2 candidates).
 std::vector<KernelVariant> gaussian_variants();
-// The largest radius of gaussian_strip's vertical-first path (-DVW=1, RGBA8), and whether that
-// path is the one offered for a build with these common options.
-constexpr int kGaussianVwMaxRadius = 3;
-bool gaussian_vw_applies(const std::string& options);
 // __local bytes of a gaussian_strip streaming candidate (-DLM=2) at radius r; 0 for the others.
 size_t gaussian_ring_bytes(const KernelVariant& v, int r);
 std::vector<KernelVariant> box_variants();  // box.cl: 4 x PY pixels per work-item

@@ -411,13 +411,8 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
         const KernelVariant& v = variants_[b.candidates[t]];
         cl_kernel k = b.kernels[t].get();
         set_args(k, v.local);
-        size_t items_x = (width + v.per_item[0] - 1) / v.per_item[0];
-        if (v.halo_x > 0) {
-            const size_t out_x = v.local[0] - 2 * size_t{v.halo_x};  // per group
-            items_x = (items_x + out_x - 1) / out_x * v.local[0];
-        }
-        return enqueue_2d(queue, k, items_x, (height + v.per_item[1] - 1) / v.per_item[1], v.local,
-                          after);
+        return enqueue_2d(queue, k, (width + v.per_item[0] - 1) / v.per_item[0],
+                          (height + v.per_item[1] - 1) / v.per_item[1], v.local, after);
     };
     const std::string size = fmt::format("{}x{}", width, height);
     auto c = b.choice.find(size);

@@ -106,10 +106,6 @@ struct KernelVariant {
     // Whether the candidate is offered for a build with these common options (e.g. only for
     // RGBA8, or up to some radius); null: for every build. Not part of the label.
     std::function<bool(const std::string& options)> applies;
-    // Work-items at each end of a group along x that produce no output (they load an apron
-    // for their neighbours): a group covers (local[0] - 2 halo_x) per_item[0] columns, and the
-    // launch has as many groups as that needs. Not part of the label (the options say it).
-    uint32_t halo_x = 0;
     std::string label() const;  // "-DPX=4 16x16"
 };
 
