@@ -85,8 +85,9 @@ std::vector<KernelVariant> gaussian_variants() {
             // The first of these with 4 chunks instead of 8: strips of 64 rows, twice as many
             // groups (the grid's waves were not full: SMs idle 12 % of unsharp's cycles). H100
             // 4K: unsharp sigma 1 0.0485 -> 0.0466 ms, Gaussian sigma 2 0.0605 -> 0.0595, chosen
-            // for both in both rounds; 16x16 with 2, 3 or 5 chunks and 16x8 PY 4 with 2 measured
-            // and left out (benchmarks/2026-11-25-h100-s6/experiments/strips-*).
+            // for both in both rounds; 16x16 with 2, 3 or 5 chunks, 16x8 PY 4 with 2, 16x8 PY 2
+            // with 2, 3 or 6, 32x4 and 16x4 measured and left out (as fast or slower:
+            // benchmarks/2026-11-25-h100-s6/experiments/strips-*, strips2-*).
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
              {16, 8},
              {4, 8},
