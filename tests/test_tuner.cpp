@@ -65,24 +65,32 @@ TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     }
     {
         Tuner tuner(cl.info(), dir);  // the next start
+        EXPECT_TRUE(tuner.knows("k 64x32", labels));
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
         EXPECT_EQ(t.runs, 39) << "the cached choice is reused without measuring";
+    }
+    {
+        Tuner tuner(cl.info(), dir);  // a build that offers one more candidate
+        const std::vector<std::string> more{"a", "b", "c", "d"};
+        EXPECT_FALSE(tuner.knows("k 64x32", more));
+        tuner.choose("k 64x32", more, std::ref(t));
+        EXPECT_EQ(t.runs, 39 + 52) << "a choice made among other candidates is measured again";
         // A changed candidate list no longer holds the cached label: measured again.
         const std::vector<std::string> other{"x", "y"};
         tuner.choose("k 64x32", other, std::ref(t));
-        EXPECT_EQ(t.runs, 39 + 26);
+        EXPECT_EQ(t.runs, 91 + 26);
     }
     {
         Tuner tuner(cl.info(), dir);
         tuner.set_mode(TuneMode::retune);
         tuner.choose("k 64x32", labels, std::ref(t));
-        EXPECT_EQ(t.runs, 65 + 39) << "--retune measures again";
+        EXPECT_EQ(t.runs, 117 + 39) << "--retune measures again";
         tuner.force("b");
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), 1u);
         tuner.force("");
         tuner.set_mode(TuneMode::fixed);
         EXPECT_EQ(tuner.choose("new key", labels, std::ref(t)), 0u);
-        EXPECT_EQ(t.runs, 104) << "fixed mode never measures";
+        EXPECT_EQ(t.runs, 156) << "fixed mode never measures";
     }
 }
 

@@ -84,6 +84,16 @@ void Tuner::force(std::string label) {
     ++generation_;
 }
 
+namespace {
+// What identifies a candidate list in the cache file: a hash of its labels, in order.
+std::string candidate_set(std::span<const std::string> labels) {
+    std::string all;
+    for (const std::string& l : labels)
+        all += l + '\n';
+    return fmt::format("{:016x}", stable_hash(all));
+}
+}  // namespace
+
 bool Tuner::knows(const std::string& key, std::span<const std::string> labels) const {
     std::lock_guard lock(mutex_);
     auto has = [&](const std::string& label) {
@@ -93,7 +103,10 @@ bool Tuner::knows(const std::string& key, std::span<const std::string> labels) c
     if (mode_ == TuneMode::fixed || labels.size() <= 1) return true;
     if (auto it = chosen_.find(key); it != chosen_.end() && has(it->second)) return true;
     if (mode_ == TuneMode::cached)
-        if (auto it = cache_.find(key); it != cache_.end() && has(it->second)) return true;
+        if (auto it = cache_.find(key); it != cache_.end() && has(it->second)) {
+            const auto among = cache_among_.find(key);
+            return among != cache_among_.end() && among->second == candidate_set(labels);
+        }
     return false;
 }
 
@@ -115,11 +128,16 @@ void Tuner::load() {
         }
         for (const auto& [k, v] : j.at("entries").items())
             cache_[k] = v.get<std::string>();
+        // Files written before the candidate sets were recorded have none: measured again.
+        if (j.contains("candidates"))
+            for (const auto& [k, v] : j.at("candidates").items())
+                cache_among_[k] = v.get<std::string>();
         spdlog::debug("tuning cache: {} entries from {}", cache_.size(), file_.string());
     } catch (const std::exception& e) {
         spdlog::warn("tuning cache {} is unreadable ({}); it will be rewritten", file_.string(),
                      e.what());
         cache_.clear();
+        cache_among_.clear();
     }
 }
 
@@ -130,6 +148,7 @@ void Tuner::save_locked() {
         nlohmann::json j;
         j["device"] = device_key_;
         j["entries"] = cache_;
+        j["candidates"] = cache_among_;
         const std::filesystem::path tmp = file_.string() + ".tmp";
         {
             std::ofstream out(tmp, std::ios::trunc);
@@ -160,8 +179,13 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
     if (mode_ == TuneMode::cached)
         if (auto it = cache_.find(key); it != cache_.end())
             if (auto i = index_of(it->second)) {
-                chosen_[key] = it->second;
-                return *i;
+                if (auto among = cache_among_.find(key);
+                    among != cache_among_.end() && among->second == candidate_set(labels)) {
+                    chosen_[key] = it->second;
+                    return *i;
+                }
+                spdlog::debug("tuning cache: {} was chosen among other candidates; measuring again",
+                              key);
             }
 
     // One run of candidate i, waited for: its time in ms, or nullopt when the device refuses
@@ -211,6 +235,7 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
     spdlog::debug("tuned {} ->{} chose {}", key, report, labels[best]);
     chosen_[key] = labels[best];
     cache_[key] = labels[best];
+    cache_among_[key] = candidate_set(labels);
     save_locked();
     return best;
 }

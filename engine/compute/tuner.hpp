@@ -54,7 +54,8 @@ public:
     // measurement (tests of each variant). Empty: no forcing.
     void force(std::string label);
 
-    // Chooses among `labels` for `key`. run(i) must enqueue candidate i once (its arguments
+    // Chooses among `labels` for `key` (from the disk cache only if it was measured among these
+    // very labels). run(i) must enqueue candidate i once (its arguments
     // set) on a profiling queue and return the command's event; it is called only while
     // measuring: 2 warm-up runs, then 7 timed runs per candidate; the lowest median wins.
     // A candidate whose run throws GpuError with CL_INVALID_WORK_GROUP_SIZE or
@@ -88,7 +89,10 @@ private:
     // (a background chain build must not stall the render thread's enqueues).
     std::atomic<uint64_t> generation_{0};
     mutable std::mutex mutex_;
-    std::map<std::string, std::string> cache_;   // from disk and measured
+    std::map<std::string, std::string> cache_;  // from disk and measured
+    // key -> candidate_set(labels) of the measurement behind cache_[key]: a cached choice
+    // stands only among the same candidates (a build that offers others measures again).
+    std::map<std::string, std::string> cache_among_;
     std::map<std::string, std::string> chosen_;  // this run
 };
 
