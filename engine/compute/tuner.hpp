@@ -57,7 +57,8 @@ public:
     // Chooses among `labels` for `key` (from the disk cache only if it was measured among these
     // very labels). run(i) must enqueue candidate i once (its arguments
     // set) on a profiling queue and return the command's event; it is called only while
-    // measuring: 2 warm-up runs, then 7 timed runs per candidate; the lowest median wins.
+    // measuring: 2 warm-up runs per candidate, then 11 rounds of one timed run of every
+    // candidate; the lowest median wins.
     // A candidate whose run throws GpuError with CL_INVALID_WORK_GROUP_SIZE or
     // CL_OUT_OF_RESOURCES is skipped. Thread-safe; measuring blocks the caller.
     size_t choose(const std::string& key, std::span<const std::string> labels,
