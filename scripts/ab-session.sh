@@ -15,6 +15,7 @@ filters=${1:?usage: ab-session.sh FILTERS [ROUNDS] [GTEST_FILTER]}
 rounds=${2:-3}
 gfilter=${3:-*}
 work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 export PATH=$PATH:/usr/local/cuda/bin
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | tee "$out/gpu.txt"
 arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
