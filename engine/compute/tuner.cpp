@@ -84,16 +84,6 @@ void Tuner::force(std::string label) {
     ++generation_;
 }
 
-namespace {
-// What identifies a candidate list in the cache file: a hash of its labels, in order.
-std::string candidate_set(std::span<const std::string> labels) {
-    std::string all;
-    for (const std::string& l : labels)
-        all += l + '\n';
-    return fmt::format("{:016x}", stable_hash(all));
-}
-}  // namespace
-
 bool Tuner::knows(const std::string& key, std::span<const std::string> labels) const {
     std::lock_guard lock(mutex_);
     auto has = [&](const std::string& label) {
@@ -103,10 +93,7 @@ bool Tuner::knows(const std::string& key, std::span<const std::string> labels) c
     if (mode_ == TuneMode::fixed || labels.size() <= 1) return true;
     if (auto it = chosen_.find(key); it != chosen_.end() && has(it->second)) return true;
     if (mode_ == TuneMode::cached)
-        if (auto it = cache_.find(key); it != cache_.end() && has(it->second)) {
-            const auto among = cache_among_.find(key);
-            return among != cache_among_.end() && among->second == candidate_set(labels);
-        }
+        if (auto it = cache_.find(key); it != cache_.end() && has(it->second)) return true;
     return false;
 }
 
@@ -128,16 +115,11 @@ void Tuner::load() {
         }
         for (const auto& [k, v] : j.at("entries").items())
             cache_[k] = v.get<std::string>();
-        // Files written before the candidate sets were recorded have none: measured again.
-        if (j.contains("candidates"))
-            for (const auto& [k, v] : j.at("candidates").items())
-                cache_among_[k] = v.get<std::string>();
         spdlog::debug("tuning cache: {} entries from {}", cache_.size(), file_.string());
     } catch (const std::exception& e) {
         spdlog::warn("tuning cache {} is unreadable ({}); it will be rewritten", file_.string(),
                      e.what());
         cache_.clear();
-        cache_among_.clear();
     }
 }
 
@@ -148,7 +130,6 @@ void Tuner::save_locked() {
         nlohmann::json j;
         j["device"] = device_key_;
         j["entries"] = cache_;
-        j["candidates"] = cache_among_;
         const std::filesystem::path tmp = file_.string() + ".tmp";
         {
             std::ofstream out(tmp, std::ios::trunc);
@@ -179,13 +160,8 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
     if (mode_ == TuneMode::cached)
         if (auto it = cache_.find(key); it != cache_.end())
             if (auto i = index_of(it->second)) {
-                if (auto among = cache_among_.find(key);
-                    among != cache_among_.end() && among->second == candidate_set(labels)) {
-                    chosen_[key] = it->second;
-                    return *i;
-                }
-                spdlog::debug("tuning cache: {} was chosen among other candidates; measuring again",
-                              key);
+                chosen_[key] = it->second;
+                return *i;
             }
 
     // One run of candidate i, waited for: its time in ms, or nullopt when the device refuses
@@ -235,7 +211,6 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
     spdlog::debug("tuned {} ->{} chose {}", key, report, labels[best]);
     chosen_[key] = labels[best];
     cache_[key] = labels[best];
-    cache_among_[key] = candidate_set(labels);
     save_locked();
     return best;
 }
@@ -274,8 +249,8 @@ TunedKernel::TunedKernel(std::string file, std::string kernel, std::vector<Kerne
     if (variants_.empty()) fail("{}: no kernel variants", kernel_);
 }
 
-std::string TunedKernel::key_of(const std::string& options, const std::string& size) const {
-    return fmt::format("{}:{} [{}] {}", file_, kernel_, options, size);
+std::string TunedKernel::key_of(const Built& b, const std::string& size) const {
+    return fmt::format("{}:{} [{}] {} #{:016x}", file_, kernel_, b.options, size, b.offered);
 }
 
 std::vector<size_t> TunedKernel::live(const Built& b) {
@@ -310,7 +285,7 @@ void TunedKernel::sync_generation(ClContext& cl, Built& b) {
 
 std::optional<size_t> TunedKernel::resolve(ClContext& cl, Built& b, const std::string& size,
                                            const std::function<ClEvent(size_t)>* run) {
-    const std::string key = key_of(b.options, size);
+    const std::string key = key_of(b, size);
     for (;;) {
         std::vector<size_t> ts = live(b);
         if (ts.empty()) throw no_fit(b.options);
@@ -361,6 +336,10 @@ TunedKernel::Built& TunedKernel::built(ClContext& cl, const std::string& options
             b.candidates.push_back(i);
     }
     if (b.candidates.empty()) throw no_fit(options);
+    std::string labels;
+    for (size_t i : b.candidates)
+        labels += variants_[i].label() + '\n';
+    b.offered = stable_hash(labels);
     b.kernels.resize(b.candidates.size());
     b.unfit.assign(b.candidates.size(), 0);
     return built_.emplace(options, std::move(b)).first->second;

@@ -5,10 +5,12 @@
 // Cache: one JSON file per device under $VFX_CACHE_DIR, else $XDG_CACHE_HOME/vfx, else
 // ~/.cache/vfx: `tuning-<hash>.json`, the hash over device name + driver version + UUID (when
 // the device has one), which the file also records in full. Entries map a key (kernel, the
-// options that are not tuned, working format, frame size) to the winning candidate's label. An
-// entry is reused only while its label is still among the candidates offered, so changing a
-// kernel's candidate list re-measures it. The file is rewritten (atomically: temp + rename)
-// after every new measurement; an unreadable or foreign file is ignored with a warning.
+// options that are not tuned, working format, frame size, and a hash of the labels of every
+// candidate offered for those options: TunedKernel::key_of) to the winning candidate's label.
+// A choice so stands only among the candidates it was measured among: a build that offers
+// another candidate list (a new shape, one dropped) measures that kernel again. The file is
+// rewritten (atomically: temp + rename) after every new measurement; an unreadable or foreign file
+// is ignored with a warning.
 //
 // Every candidate of a kernel must compute exactly the same result (tests run each one: see
 // Tuner::force), so the choice only ever changes speed.
@@ -54,8 +56,7 @@ public:
     // measurement (tests of each variant). Empty: no forcing.
     void force(std::string label);
 
-    // Chooses among `labels` for `key` (from the disk cache only if it was measured among these
-    // very labels). run(i) must enqueue candidate i once (its arguments
+    // Chooses among `labels` for `key`. run(i) must enqueue candidate i once (its arguments
     // set) on a profiling queue and return the command's event; it is called only while
     // measuring: 2 warm-up runs per candidate, then 11 rounds of one timed run of every
     // candidate; the lowest median wins.
@@ -90,10 +91,7 @@ private:
     // (a background chain build must not stall the render thread's enqueues).
     std::atomic<uint64_t> generation_{0};
     mutable std::mutex mutex_;
-    std::map<std::string, std::string> cache_;  // from disk and measured
-    // key -> candidate_set(labels) of the measurement behind cache_[key]: a cached choice
-    // stands only among the same candidates (a build that offers others measures again).
-    std::map<std::string, std::string> cache_among_;
+    std::map<std::string, std::string> cache_;   // from disk and measured
     std::map<std::string, std::string> chosen_;  // this run
 };
 
@@ -148,7 +146,8 @@ public:
 private:
     struct Built;
     Built& built(ClContext& cl, const std::string& options);
-    std::string key_of(const std::string& options, const std::string& size) const;
+    // The tuner's key of `b` at `size` (see the top of this file).
+    std::string key_of(const Built& b, const std::string& size) const;
     // Compiles candidate t of `b` if it is not yet; false (and marked) if it does not fit.
     bool ensure(ClContext& cl, Built& b, size_t t);
     ClKernel compile(ClContext& cl, const Built& b, size_t t) const;
@@ -164,6 +163,7 @@ private:
     struct Built {
         std::string options;                   // the common build options
         std::vector<size_t> candidates;        // indices into variants_ within the local memory
+        uint64_t offered = 0;                  // stable_hash of the candidates' labels
         std::vector<ClKernel> kernels;         // per candidate; empty until compiled
         std::vector<char> unfit;               // per candidate: compiled, does not fit the device
         std::map<std::string, size_t> choice;  // "WxH" -> index into candidates
