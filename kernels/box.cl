@@ -305,6 +305,130 @@ typedef uint4 sw_ga_t;
 #define SW_CR_STORE() ((void)0)
 #define SW_IN(cs, y) load_quadw(src, src_pitch, xa, (y), width)
 #endif
+#if defined(ST) && ST
+// Streaming strips (-DST=1 -DNCH=..; with SW, RG, CR=2 and ZZ, the plain mean; work-group
+// LX x LY, per_item 4 x PY NCH): the group walks down a strip LX quads wide and LY PY NCH rows
+// tall in NCH chunks of ST_CH = LY PY output rows, the horizontal window sums of the rows in a
+// ring of ST_CH + 2R rows of __local shared by the whole group (a strip sums its 2R apron rows
+// once, where the SW walk sums them once per block of PY rows). Per chunk: the horizontal sums of
+// its ST_CH new input rows, one task per row and quad spread over all work-items (the tasks'
+// loads are independent, so a work-item has ST_CH / LY rows' loads in flight, where an SW walker
+// has one or two), barrier; then each work-item's vertical sums for its PY output rows of its
+// quad column from the ring (the first window summed, then slid PY - 1 times), barrier. A ring
+// element is a quad's rb sums (uint4), its four G sums as 16-bit lanes of two words (summed
+// vertically two to a word: a vertical sum is at most 255 (2R + 1)^2 < 2^16) and its alpha bytes
+// (CR=2's word). Neighbouring strips walk in opposite directions (ZZ). The outputs are sw_out's
+// on the same exact sums, so the frame is the same. Small groups of many warps each instead of
+// few long walks: at radius 5 on the H100, 32x8 with PY = 4 and 4 chunks ran 0.0361 ms against
+// the best SW walk's 0.0387 (4K, `vfx bench`).
+#if !RG || CR != 2 || !ZZ || SHARPEN
+#error "box.cl: ST needs RG, CR=2 and ZZ (and not SHARPEN)"
+#endif
+#ifndef NCH
+#define NCH 4
+#endif
+#define ST_CH (LY * PY)               // output rows per chunk
+#define ST_RING (ST_CH + 2 * RADIUS)  // ring rows
+
+// Horizontal sums of row y (inside the frame) at quad xa into ring element e, and the quad's
+// alpha bytes (as SW_CR_STORE keeps them).
+inline void st_h_task(__global const uchar* src, int pitch, int width, int xa, int y,
+                      __local uint4* ring_rb, __local uint2* ring_g, __local uint* ring_a, int e) {
+    uint p[SW_NP];
+    sw_load(src, pitch, xa, y, width, p);
+    uint4 hrb, hg;
+    sw_sums(p, &hrb, &hg);
+    ring_rb[e] = hrb;
+    ring_g[e] = (uint2)(hg.x | (hg.y << 16), hg.z | (hg.w << 16));
+    ring_a[e] = vfx_prmt(vfx_prmt(p[RADIUS], p[RADIUS + 1], 0x73u),
+                         vfx_prmt(p[RADIUS + 2], p[RADIUS + 3], 0x73u), 0x5410u);
+}
+
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height BX_AMOUNT_PARAM) {
+    __local uint4 ring_rb[ST_RING * LX];
+    __local uint2 ring_g[ST_RING * LX];
+    __local uint ring_a[ST_RING * LX];
+    const int lx = (int)get_local_id(0);
+    const int ly = (int)get_local_id(1);
+    const int lid = ly * LX + lx;
+    const int sx = (int)get_group_id(0) * (4 * LX);  // the strip's first pixel column
+    const int xa = sx + 4 * lx;
+    const int sy = (int)get_group_id(1) * (ST_CH * NCH);  // the strip's first output row
+    if (sy >= height) return;  // the whole group
+    // Strip row v (chunk rows, ring rows and outputs count in it) is frame row ST_Y(v). Every
+    // other strip walks up: v counts from its last row inside the frame, so the 2R rows two
+    // neighbouring strips share are read by both at about the same time (the second read finds
+    // them in L2), as the SW walk's ZZ does for its blocks.
+    const int last = min(ST_CH * NCH, height - sy) - 1;  // the strip's last row, from sy
+    const int up = get_group_id(1) & 1;
+#define ST_Y(v) (up ? sy + last - (v) : sy + (v))
+
+    // Ring row u holds the input row of strip row u - R (u taken mod ST_RING). Prefill the 2R
+    // rows before the first chunk's new rows.
+    for (int t = lid; t < 2 * RADIUS * LX; t += LX * LY) {
+        const int u = t / LX;
+        const int q = t - u * LX;
+        st_h_task(src, src_pitch, width, sx + 4 * q, clamp_y(ST_Y(u - RADIUS), height),
+                  ring_rb, ring_g, ring_a, u * LX + q);
+    }
+    int w0 = 2 * RADIUS;  // ring row of this chunk's first new input row
+    int v0 = 0;           // ring row of this chunk's first output row's first input row
+    for (int ch = 0; ch < NCH; ++ch) {
+        const int cv = ch * ST_CH;  // the chunk's first output row (strip row)
+        if (sy + cv >= height) break;  // uniform over the group
+        for (int t = lid; t < ST_CH * LX; t += LX * LY) {
+            const int u = t / LX;
+            const int q = t - u * LX;
+            int row = w0 + u;
+            if (row >= ST_RING) row -= ST_RING;
+            st_h_task(src, src_pitch, width, sx + 4 * q, clamp_y(ST_Y(cv + RADIUS + u), height),
+                      ring_rb, ring_g, ring_a, row * LX + q);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // Ring rows s0 + j, j = 0 .. PY + 2R - 1, wrap at most once: at j = wrap.
+        int s0 = v0 + ly * PY;
+        if (s0 >= ST_RING) s0 -= ST_RING;
+        const int wrap = ST_RING - s0;
+        __local const uint4* rb_a = ring_rb + (s0 * LX + lx);
+        __local const uint4* rb_b = rb_a - ST_RING * LX;
+        __local const uint2* g_a = ring_g + (s0 * LX + lx);
+        __local const uint2* g_b = g_a - ST_RING * LX;
+        uint4 vrb = (uint4)(0u);
+        uint2 vg = (uint2)(0u);
+#pragma unroll
+        for (int j = 0; j < PY + 2 * RADIUS; ++j) {
+            vrb += (j < wrap ? rb_a : rb_b)[j * LX];
+            vg += (j < wrap ? g_a : g_b)[j * LX];
+            if (j >= 2 * RADIUS) {
+                const int i = j - 2 * RADIUS;  // output row i of the work-item's PY
+                const int v = cv + ly * PY + i;
+                const int y = sy + v < height ? ST_Y(v) : height;  // height: no output
+                if (xa < width && y < height) {
+                    // Alpha from the output row's own input row: ring row s0 + i + R.
+                    __local const uint* ea = ring_a + (s0 * LX + lx) + (i + RADIUS) * LX;
+                    const uint a = i + RADIUS < wrap ? ea[0] : ea[-ST_RING * LX];
+                    sw_store(dst, dst_pitch, xa, y, width, vrb,
+                             (uint4)(vg.x & 0xFFFFu, vg.x >> 16, vg.y & 0xFFFFu, vg.y >> 16),
+                             (uint4)(a << 24, a << 16, a << 8, a));
+                }
+                if (i + 1 < PY) {  // row i leaves the window
+                    vrb -= (i < wrap ? rb_a : rb_b)[i * LX];
+                    vg -= (i < wrap ? g_a : g_b)[i * LX];
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        w0 += ST_CH;
+        if (w0 >= ST_RING) w0 -= ST_RING;
+        v0 += ST_CH;
+        if (v0 >= ST_RING) v0 -= ST_RING;
+    }
+#undef ST_Y
+}
+#else
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height BX_AMOUNT_PARAM) {
@@ -379,6 +503,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
 #endif
 #undef SW_STEP
 }
+#endif  // ST
 #elif defined(LM) && LM
 // Local-memory version (-DLM=1 -DLX=.. -DLY=..; work-group LX x LY, 4 x PY per work-item): the
 // group's tile is 4 LX columns x LY PY rows; its input rows (+ R above and below, clamped) and

@@ -48,15 +48,16 @@ TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     {
         Tuner tuner(cl.info(), dir);
         first = tuner.choose("k 64x32", labels, std::ref(t));
-        EXPECT_EQ(t.runs, 3 * 13) << "2 warm-ups and 11 timed runs per candidate";
-        // The timed runs go in rounds, one of every candidate each, after every warm-up.
-        const std::vector<size_t> warm{0, 0, 1, 1, 2, 2};
-        ASSERT_EQ(t.order.size(), 39u);
-        EXPECT_TRUE(std::equal(warm.begin(), warm.end(), t.order.begin()));
-        for (size_t r = 6; r < t.order.size(); ++r)
-            EXPECT_EQ(t.order[r], (r - 6) % 3) << "run " << r;
+        // 2 warm-up bursts and 11 timed ones per candidate, each burst 3 runs back to back.
+        EXPECT_EQ(t.runs, 3 * 13 * 3) << "2 warm-up bursts and 11 timed ones per candidate";
+        // The timed bursts go in rounds, one of every candidate each, after every warm-up.
+        ASSERT_EQ(t.order.size(), 117u);
+        for (size_t r = 0; r < 18; ++r)
+            EXPECT_EQ(t.order[r], r / 6) << "warm-up run " << r;
+        for (size_t r = 18; r < t.order.size(); ++r)
+            EXPECT_EQ(t.order[r], (r - 18) / 3 % 3) << "run " << r;
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
-        EXPECT_EQ(t.runs, 39) << "a second use of the key measures nothing";
+        EXPECT_EQ(t.runs, 117) << "a second use of the key measures nothing";
         ASSERT_TRUE(fs::exists(tuner.cache_file()));
         std::ifstream in(tuner.cache_file());
         const auto j = nlohmann::json::parse(in);
@@ -66,23 +67,23 @@ TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     {
         Tuner tuner(cl.info(), dir);  // the next start
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
-        EXPECT_EQ(t.runs, 39) << "the cached choice is reused without measuring";
+        EXPECT_EQ(t.runs, 117) << "the cached choice is reused without measuring";
         // A changed candidate list no longer holds the cached label: measured again.
         const std::vector<std::string> other{"x", "y"};
         tuner.choose("k 64x32", other, std::ref(t));
-        EXPECT_EQ(t.runs, 39 + 26);
+        EXPECT_EQ(t.runs, 117 + 78);
     }
     {
         Tuner tuner(cl.info(), dir);
         tuner.set_mode(TuneMode::retune);
         tuner.choose("k 64x32", labels, std::ref(t));
-        EXPECT_EQ(t.runs, 65 + 39) << "--retune measures again";
+        EXPECT_EQ(t.runs, 195 + 117) << "--retune measures again";
         tuner.force("b");
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), 1u);
         tuner.force("");
         tuner.set_mode(TuneMode::fixed);
         EXPECT_EQ(tuner.choose("new key", labels, std::ref(t)), 0u);
-        EXPECT_EQ(t.runs, 104) << "fixed mode never measures";
+        EXPECT_EQ(t.runs, 312) << "fixed mode never measures";
     }
 }
 

@@ -41,6 +41,16 @@ KernelVariant box_sw(const std::string& extra, size_t lx, size_t ly, uint32_t py
             {4, py},
             box_sw_applies};
 }
+// A candidate of box.cl's streaming strips (ST, the plain mean): LX x LY work-items, chunks of
+// LY PY rows, NCH chunks per strip.
+KernelVariant box_st(size_t lx, size_t ly, uint32_t py, uint32_t nch) {
+    return {fmt::format("-DSW=1 -DST=1 -DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DQW=1 -DLX={} "
+                        "-DLY={} -DPY={} -DNCH={}",
+                        lx, ly, py, nch),
+            {lx, ly},
+            {4, py * nch},
+            box_sw_applies};
+}
 }  // namespace
 
 std::vector<KernelVariant> box_variants() {
@@ -102,11 +112,28 @@ std::vector<KernelVariant> box_variants() {
             // ms in the tuner's measurement, radius 5 and sharpen within noise.
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 64, 2, 16),
             box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1", 32, 4, 8),
-            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32)};
+            box_sw("-DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DPL=1", 32, 4, 32),
+            // Streaming strips (box.cl's ST): the horizontal sums of a strip's rows in a ring
+            // shared by the group, its rows' loads spread over all its work-items. Radius 5,
+            // H100 4K (`vfx bench`, benchmarks/2026-11-25-h100-s7): 32x8 PY 4 NCH 4 0.0361 ms,
+            // NCH 2 0.0365, 64x4 0.0371, against the SW walk's 0.0387; without the alpha word
+            // in the ring (the input quad loaded again) or without the alternating walk 4-8 %
+            // slower in the tuner, NCH 3 and 8, PY 8 and 16x16 shapes 10-35 % slower.
+            box_st(32, 8, 4, 4),
+            box_st(32, 8, 4, 2),
+            box_st(64, 4, 4, 4)};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
     if (build_option(v.options, "SW") != 1) return 0;
+    if (const auto nch = build_option(v.options, "NCH");
+        build_option(v.options, "ST") == 1 && nch) {
+        // The group's ring: LY PY + 2R rows of LX quads' rb sums (uint4), G sums (ushort4) and
+        // alpha bytes (uint).
+        const size_t rows = v.local[1] * (v.per_item[1] / static_cast<size_t>(*nch)) +
+                            2 * static_cast<size_t>(radius);
+        return rows * v.local[0] * (sizeof(cl_uint4) + sizeof(cl_ushort4) + sizeof(cl_uint));
+    }
     // Per work-item and window row: rb (uint4), ga (uint4; RG: ushort4) and, with CR, the
     // block's input quad (uint4; CR=2: its alpha bytes, one uint).
     const size_t slot =

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The bench of one filter with each of several tuner candidates forced, in alternating rounds
+# (the bench's back-to-back runs, not the tuner's interleaved ones), on the GPU machine:
+#   source .devpack/env.sh && bash scripts/forced-bench.sh FILTER CASE ROUNDS LABEL...
+# FILTER: a bench filter name (box); CASE: what the tuning key of the kernel holds besides the
+# size (e.g. 'RADIUS=5]'); each LABEL a candidate's label as the tuner logs it. The first start
+# tunes (fresh cache); then, per round and label, the cache's 4K entry for CASE is set to LABEL
+# and the bench runs again (it measures nothing, takes the cached choice). Results: $OUT/forced.txt.
+set -uo pipefail
+out=${OUT:-$PWD/forced-out}; mkdir -p "$out"
+filter=${1:?usage: forced-bench.sh FILTER CASE ROUNDS LABEL...}; case_=${2:?}; rounds=${3:?}
+shift 3
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+export VFX_CACHE_DIR=$work
+.devpack/bin/vfx bench --size 3840x2160 --filters "$filter" --retune > "$out/forced-tune.txt" 2>&1
+cache=$(ls "$work"/tuning-*.json)
+for r in $(seq 1 "$rounds"); do
+  for label in "$@"; do
+    python3 - "$cache" "$case_" "$label" <<'PY'
+import json, sys
+path, case, label = sys.argv[1:]
+j = json.load(open(path))
+keys = [k for k in j["entries"] if case in k and "3840x2160" in k]
+assert len(keys) == 1, keys
+j["entries"][keys[0]] = label
+json.dump(j, open(path, "w"), indent=2)
+PY
+    echo "== round $r: $label" >> "$out/forced.txt"
+    .devpack/bin/vfx bench --size 3840x2160 --filters "$filter" 2>&1 | grep -E "copy bandwidth|$filter" \
+      >> "$out/forced.txt"
+  done
+done
+cat "$out/forced.txt"
