@@ -38,6 +38,27 @@ struct Timed {
     }
 };
 
+// Candidate 0 converts a 2048x2048 frame, candidate 1 a 64x32 one: one is far behind the other
+// whatever the device.
+struct SlowAndFast {
+    ClContext& cl;
+    Timed& fast;
+    ClMem src, dst;
+    ClKernel k;
+    std::vector<size_t> order;
+    SlowAndFast(ClContext& c, Timed& f) : cl(c), fast(f) {
+        src = cl.buffer(CL_MEM_READ_WRITE, size_t{2048} * 2048);
+        dst = cl.buffer(CL_MEM_READ_WRITE, size_t{2048} * 2048 * 4);
+        k = cl.kernel("mono.cl", "mono_to_rgba", "-DWORK16=0 -DSRC16=0");
+        set_args(k.get(), src.get(), cl_int{2048}, dst.get(), cl_int{2048 * 4}, cl_int{2048},
+                 cl_int{2048});
+    }
+    ClEvent operator()(size_t i) {
+        order.push_back(i);
+        return i == 0 ? enqueue_2d(cl.queue(), k.get(), 2048, 2048, {8, 8}) : fast(1);
+    }
+};
+
 TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();
@@ -47,17 +68,18 @@ TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     size_t first = 0;
     {
         Tuner tuner(cl.info(), dir);
+        tuner.set_prune_ratio(std::nullopt);  // every candidate every round: runs to count
         first = tuner.choose("k 64x32", labels, std::ref(t));
-        // 2 warm-up bursts and 11 timed ones per candidate, each burst 3 runs back to back.
-        EXPECT_EQ(t.runs, 3 * 13 * 3) << "2 warm-up bursts and 11 timed ones per candidate";
+        // A warm-up burst and 11 timed ones per candidate, each burst 2 runs back to back.
+        EXPECT_EQ(t.runs, 3 * 12 * 2) << "a warm-up burst and 11 timed ones per candidate";
         // The timed bursts go in rounds, one of every candidate each, after every warm-up.
-        ASSERT_EQ(t.order.size(), 117u);
-        for (size_t r = 0; r < 18; ++r)
-            EXPECT_EQ(t.order[r], r / 6) << "warm-up run " << r;
-        for (size_t r = 18; r < t.order.size(); ++r)
-            EXPECT_EQ(t.order[r], (r - 18) / 3 % 3) << "run " << r;
+        ASSERT_EQ(t.order.size(), 72u);
+        for (size_t r = 0; r < 6; ++r)
+            EXPECT_EQ(t.order[r], r / 2) << "warm-up run " << r;
+        for (size_t r = 6; r < t.order.size(); ++r)
+            EXPECT_EQ(t.order[r], (r - 6) / 2 % 3) << "run " << r;
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
-        EXPECT_EQ(t.runs, 117) << "a second use of the key measures nothing";
+        EXPECT_EQ(t.runs, 72) << "a second use of the key measures nothing";
         ASSERT_TRUE(fs::exists(tuner.cache_file()));
         std::ifstream in(tuner.cache_file());
         const auto j = nlohmann::json::parse(in);
@@ -66,25 +88,40 @@ TEST(Tuner, MeasuresOnceThenReusesTheDiskCache) {
     }
     {
         Tuner tuner(cl.info(), dir);  // the next start
+        tuner.set_prune_ratio(std::nullopt);
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), first);
-        EXPECT_EQ(t.runs, 117) << "the cached choice is reused without measuring";
+        EXPECT_EQ(t.runs, 72) << "the cached choice is reused without measuring";
         // A changed candidate list no longer holds the cached label: measured again.
         const std::vector<std::string> other{"x", "y"};
         tuner.choose("k 64x32", other, std::ref(t));
-        EXPECT_EQ(t.runs, 117 + 78);
+        EXPECT_EQ(t.runs, 72 + 48);
     }
     {
         Tuner tuner(cl.info(), dir);
+        tuner.set_prune_ratio(std::nullopt);
         tuner.set_mode(TuneMode::retune);
         tuner.choose("k 64x32", labels, std::ref(t));
-        EXPECT_EQ(t.runs, 195 + 117) << "--retune measures again";
+        EXPECT_EQ(t.runs, 120 + 72) << "--retune measures again";
         tuner.force("b");
         EXPECT_EQ(tuner.choose("k 64x32", labels, std::ref(t)), 1u);
         tuner.force("");
         tuner.set_mode(TuneMode::fixed);
         EXPECT_EQ(tuner.choose("new key", labels, std::ref(t)), 0u);
-        EXPECT_EQ(t.runs, 312) << "fixed mode never measures";
+        EXPECT_EQ(t.runs, 192) << "fixed mode never measures";
     }
+}
+
+TEST(Tuner, CandidatesFarBehindLeaveTheRoundsEarly) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const std::vector<std::string> labels{"slow", "fast"};
+    Timed t(cl);
+    SlowAndFast sf(cl, t);
+    Tuner tuner(cl.info(), {});
+    EXPECT_EQ(tuner.choose("k", labels, std::ref(sf)), 1u);
+    // Bursts of 2 runs: the warm-up and 3 rounds, then it is left out; the other one all 11.
+    EXPECT_EQ(std::count(sf.order.begin(), sf.order.end(), 0u), 2 * (1 + 3));
+    EXPECT_EQ(std::count(sf.order.begin(), sf.order.end(), 1u), 2 * (1 + 11));
 }
 
 TEST(Tuner, BrokenOrForeignCacheIsIgnored) {

@@ -24,14 +24,18 @@ namespace {
 // Runs per candidate: kWarmups bursts first, then kRounds timed ones in rounds (one burst of
 // every candidate per round), so a drift of the device's clocks or of other work on it while the
 // tuner measures weighs on every candidate alike instead of on whichever came last. A burst is
-// kBurst runs queued back to back; every run but the first is timed, so a candidate is measured
-// in the state its own runs leave the device in (caches, the write-back of its output), as in
+// kBurst runs queued back to back, every run but the first timed, so a candidate is measured in
+// the state its own runs leave the device in (caches, the write-back of its output), as in
 // `vfx bench` and in playback, where it runs frame after frame. Single runs, each after another
 // candidate and an idle device, ranked box radius 5's candidates otherwise than the bench did
-// (H100: the chosen one 0.0387 ms in the bench, one the tuner put 3 % behind it 0.0361).
-constexpr int kWarmups = 2;
+// (H100: the one chosen 0.0387 ms in the bench, one the tuner put 3 % behind it 0.0361).
+constexpr int kWarmups = 1;
 constexpr int kRounds = 11;
-constexpr int kBurst = 3;
+constexpr int kBurst = 2;
+// Rounds after which candidates far behind the best (Tuner::set_prune_ratio) stop being measured:
+// most of a kernel's candidates lose by far more than the noise, and measuring them 11 times
+// made most of the tuning time on the CPU.
+constexpr int kPruneAfter = 3;
 
 std::string uuid_text(const ClDeviceInfo& dev) {
     if (!dev.uuid) return {};
@@ -106,6 +110,11 @@ bool Tuner::knows(const std::string& key, std::span<const std::string> labels) c
 std::map<std::string, std::string> Tuner::choices() const {
     std::lock_guard lock(mutex_);
     return chosen_;
+}
+
+void Tuner::set_prune_ratio(std::optional<double> ratio) {
+    std::lock_guard lock(mutex_);
+    prune_ratio_ = ratio;
 }
 
 void Tuner::load() {
@@ -191,27 +200,43 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
         }
     };
     std::vector<std::vector<double>> ms(labels.size());
-    std::vector<char> runs(labels.size(), 1);
+    enum State : char { skipped, measured, pruned };
+    std::vector<State> state(labels.size(), measured);
     for (size_t i = 0; i < labels.size(); ++i)
-        for (int r = 0; r < kWarmups && runs[i]; ++r)
-            runs[i] = time_burst(i).has_value();
-    for (int r = 0; r < kRounds; ++r)
+        for (int r = 0; r < kWarmups && state[i] == measured; ++r)
+            if (!time_burst(i)) state[i] = skipped;
+    for (int r = 0; r < kRounds; ++r) {
+        if (r == kPruneAfter && prune_ratio_) {
+            double lead = 0;
+            for (size_t i = 0; i < labels.size(); ++i)
+                if (state[i] == measured && (lead == 0 || median_of(ms[i]) < lead))
+                    lead = median_of(ms[i]);
+            for (size_t i = 0; i < labels.size(); ++i)
+                if (state[i] == measured && median_of(ms[i]) > *prune_ratio_ * lead)
+                    state[i] = pruned;
+        }
         for (size_t i = 0; i < labels.size(); ++i)
-            if (runs[i]) {
+            if (state[i] == measured) {
                 if (auto t = time_burst(i))
                     ms[i].insert(ms[i].end(), t->begin(), t->end());
                 else
-                    runs[i] = 0;
+                    state[i] = skipped;
             }
+    }
     size_t best = labels.size();
     double best_ms = 0;
     std::string report;
     for (size_t i = 0; i < labels.size(); ++i) {
-        if (!runs[i]) {
+        if (state[i] == skipped) {
             report += fmt::format(" {}: skipped;", labels[i]);
             continue;
         }
         const double m = median_of(ms[i]);
+        if (state[i] == pruned) {
+            report +=
+                fmt::format(" {}: {:.4f} ms (left after {} rounds);", labels[i], m, kPruneAfter);
+            continue;
+        }
         report += fmt::format(" {}: {:.4f} ms;", labels[i], m);
         if (best == labels.size() || m < best_ms) {
             best = i;

@@ -56,10 +56,17 @@ public:
     // measurement (tests of each variant). Empty: no forcing.
     void force(std::string label);
 
+    // Candidates whose median after the first rounds is more than `ratio` times the best
+    // one's are measured no further (default kDefaultPruneRatio; nullopt: every candidate
+    // measured in every round).
+    static constexpr double kDefaultPruneRatio = 1.3;
+    void set_prune_ratio(std::optional<double> ratio);
+
     // Chooses among `labels` for `key`. run(i) must enqueue candidate i once (its arguments
     // set) on a profiling queue and return the command's event; it is called only while
-    // measuring: 2 warm-up runs per candidate, then 11 rounds of one timed run of every
-    // candidate; the lowest median wins.
+    // measuring: a warm-up burst of 2 runs back to back per candidate, then 11 rounds of one
+    // such burst of every candidate, every second run timed; after 3 rounds, candidates far
+    // behind the best (set_prune_ratio) leave the rounds; the lowest median wins.
     // A candidate whose run throws GpuError with CL_INVALID_WORK_GROUP_SIZE or
     // CL_OUT_OF_RESOURCES is skipped. Thread-safe; measuring blocks the caller.
     size_t choose(const std::string& key, std::span<const std::string> labels,
@@ -87,6 +94,7 @@ private:
     std::filesystem::path file_;
     TuneMode mode_ = TuneMode::cached;
     std::string forced_;
+    std::optional<double> prune_ratio_ = kDefaultPruneRatio;
     // Read without the lock: every enqueue asks, and choose() holds the lock while it measures
     // (a background chain build must not stall the render thread's enqueues).
     std::atomic<uint64_t> generation_{0};
