@@ -388,38 +388,36 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        // Ring rows s0 + j, j = 0 .. PY + 2R - 1, wrap at most once: at j = wrap.
+        // Ring rows s0 + j, j = 0 .. PY + 2R - 1, wrap at most once: at j = wrap. ST_E(j): the
+        // ring element of row j of this work-item's window.
         int s0 = v0 + ly * PY;
         if (s0 >= ST_RING) s0 -= ST_RING;
         const int wrap = ST_RING - s0;
-        __local const uint4* rb_a = ring_rb + (s0 * LX + lx);
-        __local const uint4* rb_b = rb_a - ST_RING * LX;
-        __local const uint2* g_a = ring_g + (s0 * LX + lx);
-        __local const uint2* g_b = g_a - ST_RING * LX;
+#define ST_E(j) (((j) < wrap ? s0 + (j) : s0 + (j) - ST_RING) * LX + lx)
         uint4 vrb = (uint4)(0u);
         uint2 vg = (uint2)(0u);
 #pragma unroll
         for (int j = 0; j < PY + 2 * RADIUS; ++j) {
-            vrb += (j < wrap ? rb_a : rb_b)[j * LX];
-            vg += (j < wrap ? g_a : g_b)[j * LX];
+            vrb += ring_rb[ST_E(j)];
+            vg += ring_g[ST_E(j)];
             if (j >= 2 * RADIUS) {
                 const int i = j - 2 * RADIUS;  // output row i of the work-item's PY
                 const int v = cv + ly * PY + i;
                 const int y = sy + v < height ? ST_Y(v) : height;  // height: no output
                 if (xa < width && y < height) {
-                    // Alpha from the output row's own input row: ring row s0 + i + R.
-                    __local const uint* ea = ring_a + (s0 * LX + lx) + (i + RADIUS) * LX;
-                    const uint a = i + RADIUS < wrap ? ea[0] : ea[-ST_RING * LX];
+                    // Alpha from the output row's own input row: window row i + R.
+                    const uint a = ring_a[ST_E(i + RADIUS)];
                     sw_store(dst, dst_pitch, xa, y, width, vrb,
                              (uint4)(vg.x & 0xFFFFu, vg.x >> 16, vg.y & 0xFFFFu, vg.y >> 16),
                              (uint4)(a << 24, a << 16, a << 8, a));
                 }
                 if (i + 1 < PY) {  // row i leaves the window
-                    vrb -= (i < wrap ? rb_a : rb_b)[i * LX];
-                    vg -= (i < wrap ? g_a : g_b)[i * LX];
+                    vrb -= ring_rb[ST_E(i)];
+                    vg -= ring_g[ST_E(i)];
                 }
             }
         }
+#undef ST_E
         barrier(CLK_LOCAL_MEM_FENCE);
         w0 += ST_CH;
         if (w0 >= ST_RING) w0 -= ST_RING;

@@ -12,8 +12,9 @@ filter=${1:?usage: forced-bench.sh FILTER CASE ROUNDS LABEL...}; case_=${2:?}; r
 shift 3
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export VFX_CACHE_DIR=$work
-.devpack/bin/vfx bench --size 3840x2160 --filters "$filter" --retune > "$out/forced-tune.txt" 2>&1
-cache=$(ls "$work"/tuning-*.json)
+.devpack/bin/vfx bench --size 3840x2160 --filters "$filter" --retune > "$out/forced-tune.txt" 2>&1 \
+  || { echo "forced-bench: the tuning run failed (see $out/forced-tune.txt)" >&2; exit 1; }
+cache=$(ls "$work"/tuning-*.json) || exit 1
 for r in $(seq 1 "$rounds"); do
   for label in "$@"; do
     python3 - "$cache" "$case_" "$label" <<'PY'
@@ -25,9 +26,13 @@ assert len(keys) == 1, keys
 j["entries"][keys[0]] = label
 json.dump(j, open(path, "w"), indent=2)
 PY
+    [ $? -eq 0 ] || { echo "forced-bench: no single 4K entry for '$case_' in the cache" >&2; exit 1; }
     echo "== round $r: $label" >> "$out/forced.txt"
-    .devpack/bin/vfx bench --size 3840x2160 --filters "$filter" 2>&1 | grep -E "copy bandwidth|$filter" \
-      >> "$out/forced.txt"
+    res=$(.devpack/bin/vfx bench --size 3840x2160 --filters "$filter" 2>&1)
+    # A label that is not one of the kernel's candidates is not taken (the tuner measures again):
+    # the bench line names the variant that ran.
+    grep -qF -- "$label" <<< "$res" || echo "forced-bench: '$label' did not run" >&2
+    grep -E "copy bandwidth|$filter" <<< "$res" >> "$out/forced.txt"
   done
 done
 cat "$out/forced.txt"

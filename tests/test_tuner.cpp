@@ -46,6 +46,7 @@ struct SlowAndFast {
     ClMem src, dst;
     ClKernel k;
     std::vector<size_t> order;
+    int fast_fails_after = -1;  // >= 0: candidate 1's runs after that many refuse the device
     SlowAndFast(ClContext& c, Timed& f) : cl(c), fast(f) {
         src = cl.buffer(CL_MEM_READ_WRITE, size_t{2048} * 2048);
         dst = cl.buffer(CL_MEM_READ_WRITE, size_t{2048} * 2048 * 4);
@@ -55,6 +56,9 @@ struct SlowAndFast {
     }
     ClEvent operator()(size_t i) {
         order.push_back(i);
+        if (i == 1 && fast_fails_after >= 0 &&
+            std::count(order.begin(), order.end(), 1u) > fast_fails_after)
+            throw GpuError("out of resources (test)", CL_OUT_OF_RESOURCES);
         return i == 0 ? enqueue_2d(cl.queue(), k.get(), 2048, 2048, {8, 8}) : fast(1);
     }
 };
@@ -122,6 +126,12 @@ TEST(Tuner, CandidatesFarBehindLeaveTheRoundsEarly) {
     // Bursts of 2 runs: the warm-up and 3 rounds, then it is left out; the other one all 11.
     EXPECT_EQ(std::count(sf.order.begin(), sf.order.end(), 0u), 2 * (1 + 3));
     EXPECT_EQ(std::count(sf.order.begin(), sf.order.end(), 1u), 2 * (1 + 11));
+
+    // The one measured on is refused in round 5: the one left early is all there is, and runs.
+    SlowAndFast refused(cl, t);
+    refused.fast_fails_after = 2 * (1 + 4);
+    EXPECT_EQ(tuner.choose("k2", labels, std::ref(refused)), 0u);
+    EXPECT_THROW(tuner.set_prune_ratio(0.5), std::invalid_argument);
 }
 
 TEST(Tuner, BrokenOrForeignCacheIsIgnored) {

@@ -11,6 +11,7 @@
 #include <future>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <thread>
 
 #include "compute/cl_args.hpp"
@@ -113,6 +114,8 @@ std::map<std::string, std::string> Tuner::choices() const {
 }
 
 void Tuner::set_prune_ratio(std::optional<double> ratio) {
+    if (ratio && !(*ratio >= 1.0))
+        throw std::invalid_argument(fmt::format("tuner: prune ratio {} is below 1", *ratio));
     std::lock_guard lock(mutex_);
     prune_ratio_ = ratio;
 }
@@ -207,12 +210,12 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
             if (!time_burst(i)) state[i] = skipped;
     for (int r = 0; r < kRounds; ++r) {
         if (r == kPruneAfter && prune_ratio_) {
-            double lead = 0;
+            std::optional<double> lead;
             for (size_t i = 0; i < labels.size(); ++i)
-                if (state[i] == measured && (lead == 0 || median_of(ms[i]) < lead))
+                if (state[i] == measured && (!lead || median_of(ms[i]) < *lead))
                     lead = median_of(ms[i]);
             for (size_t i = 0; i < labels.size(); ++i)
-                if (state[i] == measured && median_of(ms[i]) > *prune_ratio_ * lead)
+                if (state[i] == measured && median_of(ms[i]) > *prune_ratio_ * *lead)
                     state[i] = pruned;
         }
         for (size_t i = 0; i < labels.size(); ++i)
@@ -223,25 +226,25 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
                     state[i] = skipped;
             }
     }
-    size_t best = labels.size();
-    double best_ms = 0;
     std::string report;
     for (size_t i = 0; i < labels.size(); ++i) {
-        if (state[i] == skipped) {
+        if (state[i] == skipped)
             report += fmt::format(" {}: skipped;", labels[i]);
-            continue;
-        }
-        const double m = median_of(ms[i]);
-        if (state[i] == pruned) {
+        else
             report +=
-                fmt::format(" {}: {:.4f} ms (left after {} rounds);", labels[i], m, kPruneAfter);
-            continue;
-        }
-        report += fmt::format(" {}: {:.4f} ms;", labels[i], m);
-        if (best == labels.size() || m < best_ms) {
-            best = i;
-            best_ms = m;
-        }
+                fmt::format(" {}: {:.4f} ms{};", labels[i], median_of(ms[i]),
+                            state[i] == pruned ? fmt::format(" (left after {} rounds)", kPruneAfter)
+                                               : std::string());
+    }
+    // The lowest median of the candidates measured to the end; of those left early only if
+    // none was (every one refused later in the rounds).
+    size_t best = labels.size();
+    for (const State from : {measured, pruned}) {
+        for (size_t i = 0; i < labels.size(); ++i)
+            if (state[i] == from &&
+                (best == labels.size() || median_of(ms[i]) < median_of(ms[best])))
+                best = i;
+        if (best != labels.size()) break;
     }
     if (best == labels.size()) fail("tuner: no candidate of {} could run", key);
     spdlog::debug("tuned {} ->{} chose {}", key, report, labels[best]);
