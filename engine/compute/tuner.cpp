@@ -25,11 +25,11 @@ namespace {
 // Runs per candidate: kWarmups bursts first, then kRounds timed ones in rounds (one burst of
 // every candidate per round), so a drift of the device's clocks or of other work on it while the
 // tuner measures weighs on every candidate alike instead of on whichever came last. A burst is
-// kBurst runs queued back to back, every run but the first timed, so a candidate is measured in
-// the state its own runs leave the device in (caches, the write-back of its output), as in
-// `vfx bench` and in playback, where it runs frame after frame. Single runs, each after another
-// candidate and an idle device, ranked box radius 5's candidates otherwise than the bench did
-// (H100: the one chosen 0.0387 ms in the bench, one the tuner put 3 % behind it 0.0361).
+// kBurst runs queued back to back, every run but the first timed, so a candidate is measured
+// right after a run of its own with no idle gap, as `vfx bench` and playback run a kernel (frame
+// after frame), not after another candidate and a wait for the device to go idle. Single runs
+// ranked box radius 5's candidates otherwise than the bench did (H100: the one chosen 0.0387 ms
+// in the bench, one the tuner put 3 % behind it 0.0361).
 constexpr int kWarmups = 1;
 constexpr int kRounds = 11;
 constexpr int kBurst = 2;
