@@ -286,17 +286,21 @@ typedef uint4 sw_ga_t;
 #define SW_GA_IN(v) (v)
 #define SW_GA_OUT(v) (v)
 #endif
+// CR=2's alpha word of a row's pixel words p (those of sw_load): byte c is pixel c's alpha
+// (byte 3 of its word) ...
+inline uint sw_alpha_word(const uint* p) {
+    return vfx_prmt(vfx_prmt(p[RADIUS], p[RADIUS + 1], 0x73u),
+                    vfx_prmt(p[RADIUS + 2], p[RADIUS + 3], 0x73u), 0x5410u);
+}
+// ... and back as the quad's input words for sw_store: sw_out takes alpha from byte 3 of its
+// `in` word, so pixel c's alpha goes back there.
+inline quadw_t sw_alpha_quad(uint a) { return (uint4)(a << 24, a << 16, a << 8, a); }
+
 // The block's input words: into the ring at step j (SW_CR_STORE, from p, the step's row), and
 // the output row y's, from slot cs or from global memory (SW_IN).
 #if CR == 2
-// Byte c: pixel c's alpha (byte 3 of its word); sw_out takes alpha from byte 3 of its `in` word,
-// so pixel c's alpha goes back there.
-#define SW_CR_STORE()                                                                     \
-    (my_in[slot * SW_N] = vfx_prmt(vfx_prmt(p[RADIUS], p[RADIUS + 1], 0x73u),            \
-                                   vfx_prmt(p[RADIUS + 2], p[RADIUS + 3], 0x73u), 0x5410u))
-#define SW_IN(cs, y)                                                                      \
-    ((uint4)(my_in[(cs) * SW_N] << 24, my_in[(cs) * SW_N] << 16, my_in[(cs) * SW_N] << 8,  \
-             my_in[(cs) * SW_N]))
+#define SW_CR_STORE() (my_in[slot * SW_N] = sw_alpha_word(p))
+#define SW_IN(cs, y) sw_alpha_quad(my_in[(cs) * SW_N])
 #elif CR
 #define SW_CR_STORE() \
     (my_in[slot * SW_N] = (uint4)(p[RADIUS], p[RADIUS + 1], p[RADIUS + 2], p[RADIUS + 3]))
@@ -331,7 +335,7 @@ typedef uint4 sw_ga_t;
 #define ST_RING (ST_CH + 2 * RADIUS)  // ring rows
 
 // Horizontal sums of row y (inside the frame) at quad xa into ring element e, and the quad's
-// alpha bytes (as SW_CR_STORE keeps them).
+// alpha word (sw_alpha_word).
 inline void st_h_task(__global const uchar* src, int pitch, int width, int xa, int y,
                       __local uint4* ring_rb, __local uint2* ring_g, __local uint* ring_a, int e) {
     uint p[SW_NP];
@@ -340,8 +344,7 @@ inline void st_h_task(__global const uchar* src, int pitch, int width, int xa, i
     sw_sums(p, &hrb, &hg);
     ring_rb[e] = hrb;
     ring_g[e] = (uint2)(hg.x | (hg.y << 16), hg.z | (hg.w << 16));
-    ring_a[e] = vfx_prmt(vfx_prmt(p[RADIUS], p[RADIUS + 1], 0x73u),
-                         vfx_prmt(p[RADIUS + 2], p[RADIUS + 3], 0x73u), 0x5410u);
+    ring_a[e] = sw_alpha_word(p);
 }
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
@@ -406,10 +409,9 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
                 const int y = sy + v < height ? ST_Y(v) : height;  // height: no output
                 if (xa < width && y < height) {
                     // Alpha from the output row's own input row: window row i + R.
-                    const uint a = ring_a[ST_E(i + RADIUS)];
                     sw_store(dst, dst_pitch, xa, y, width, vrb,
                              (uint4)(vg.x & 0xFFFFu, vg.x >> 16, vg.y & 0xFFFFu, vg.y >> 16),
-                             (uint4)(a << 24, a << 16, a << 8, a));
+                             sw_alpha_quad(ring_a[ST_E(i + RADIUS)]));
                 }
                 if (i + 1 < PY) {  // row i leaves the window
                     vrb -= ring_rb[ST_E(i)];

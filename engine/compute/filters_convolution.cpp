@@ -126,12 +126,12 @@ std::vector<KernelVariant> box_variants() {
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
     if (build_option(v.options, "SW") != 1) return 0;
-    if (const auto nch = build_option(v.options, "NCH");
-        build_option(v.options, "ST") == 1 && nch) {
+    if (build_option(v.options, "ST") == 1) {
         // The group's ring: LY PY + 2R rows of LX quads' rb sums (uint4), G sums (16-bit lanes
         // of a uint2) and alpha bytes (uint).
-        const size_t rows = v.local[1] * (v.per_item[1] / static_cast<size_t>(*nch)) +
-                            2 * static_cast<size_t>(radius);
+        const size_t rows =
+            v.local[1] * static_cast<size_t>(build_option(v.options, "PY").value()) +
+            2 * static_cast<size_t>(radius);
         return rows * v.local[0] * (sizeof(cl_uint4) + sizeof(cl_ushort4) + sizeof(cl_uint));
     }
     // Per work-item and window row: rb (uint4), ga (uint4; RG: ushort4) and, with CR, the

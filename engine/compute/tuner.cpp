@@ -9,6 +9,7 @@
 #include <exception>
 #include <fstream>
 #include <future>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -205,18 +206,22 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
     std::vector<std::vector<double>> ms(labels.size());
     enum State : char { skipped, measured, pruned };
     std::vector<State> state(labels.size(), measured);
+    // The median of every candidate in state `of`, +infinity for the others.
+    auto medians = [&](State of) {
+        std::vector<double> m(labels.size(), std::numeric_limits<double>::infinity());
+        for (size_t i = 0; i < labels.size(); ++i)
+            if (state[i] == of) m[i] = median_of(ms[i]);
+        return m;
+    };
     for (size_t i = 0; i < labels.size(); ++i)
         for (int r = 0; r < kWarmups && state[i] == measured; ++r)
             if (!time_burst(i)) state[i] = skipped;
     for (int r = 0; r < kRounds; ++r) {
         if (r == kPruneAfter && prune_ratio_) {
-            std::optional<double> lead;
+            const std::vector<double> m = medians(measured);
+            const double lead = *std::min_element(m.begin(), m.end());
             for (size_t i = 0; i < labels.size(); ++i)
-                if (state[i] == measured && (!lead || median_of(ms[i]) < *lead))
-                    lead = median_of(ms[i]);
-            for (size_t i = 0; i < labels.size(); ++i)
-                if (state[i] == measured && median_of(ms[i]) > *prune_ratio_ * *lead)
-                    state[i] = pruned;
+                if (state[i] == measured && m[i] > *prune_ratio_ * lead) state[i] = pruned;
         }
         for (size_t i = 0; i < labels.size(); ++i)
             if (state[i] == measured) {
@@ -226,25 +231,27 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
                     state[i] = skipped;
             }
     }
+    const std::vector<double> fin = medians(measured);
+    const std::vector<double> left = medians(pruned);
     std::string report;
     for (size_t i = 0; i < labels.size(); ++i) {
         if (state[i] == skipped)
             report += fmt::format(" {}: skipped;", labels[i]);
+        else if (state[i] == pruned)
+            report += fmt::format(" {}: {:.4f} ms (left after {} rounds);", labels[i], left[i],
+                                  kPruneAfter);
         else
-            report +=
-                fmt::format(" {}: {:.4f} ms{};", labels[i], median_of(ms[i]),
-                            state[i] == pruned ? fmt::format(" (left after {} rounds)", kPruneAfter)
-                                               : std::string());
+            report += fmt::format(" {}: {:.4f} ms;", labels[i], fin[i]);
     }
     // The lowest median of the candidates measured to the end; of those left early only if
     // none was (every one refused later in the rounds).
     size_t best = labels.size();
-    for (const State from : {measured, pruned}) {
-        for (size_t i = 0; i < labels.size(); ++i)
-            if (state[i] == from &&
-                (best == labels.size() || median_of(ms[i]) < median_of(ms[best])))
-                best = i;
-        if (best != labels.size()) break;
+    for (const std::vector<double>* m : {&fin, &left}) {
+        const auto it = std::min_element(m->begin(), m->end());
+        if (*it != std::numeric_limits<double>::infinity()) {
+            best = static_cast<size_t>(it - m->begin());
+            break;
+        }
     }
     if (best == labels.size()) fail("tuner: no candidate of {} could run", key);
     spdlog::debug("tuned {} ->{} chose {}", key, report, labels[best]);
