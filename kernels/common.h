@@ -199,6 +199,19 @@ inline uint vfx_prmt(uint a, uint b, uint s) {
 #endif
 }
 
+// fma(a, b, c) clamped to [0, 1]: PTX's fma.rn.sat.f32 with NVIDIA's compiler (the clamp is a
+// modifier of the one instruction), the same value by fmin and fmax elsewhere (the clamp acts on
+// the rounded result in both; NaN gives 0 in both).
+inline float vfx_fma_sat(float a, float b, float c) {
+#ifdef __NV_CL_C_VERSION
+    float d;
+    asm("fma.rn.sat.f32 %0, %1, %2, %3;" : "=f"(d) : "f"(a), "f"(b), "f"(c));
+    return d;
+#else
+    return fmin(fmax(fma(a, b, c), 0.0f), 1.0f);
+#endif
+}
+
 // An RGBA8 pixel word from the low bytes of r, g, b and the alpha (byte 3) of word a, by three
 // byte permutes.
 inline uint vfx_prmt_word(uint r, uint g, uint b, uint a) {

@@ -33,8 +33,14 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 // window holds that row. No local memory, no barriers, no scratch frame: global traffic is 1
 // pixel read (L1/L2 absorb the overlap of neighbouring blocks) + 1 written. Multiply-adds are
 // explicit fma() (one correctly rounded operation, the same on every device).
-// UNSHARP=1: out = in + amount (in - blur) (unsharp.cl's formula); else out = blur.
-// Arguments: src, src_pitch, dst, dst_pitch, width, height, wt (2r+1 taps), amount.
+// Arguments: src, src_pitch, dst, dst_pitch, width, height, wh, wv. The taps come by value, so
+// NVIDIA's compiler reads them as operands from the constant bank (no loads, no registers): wh.sd
+// is the horizontal tap at distance d (0 .. r; the taps are symmetric), wv.sd the vertical one.
+// UNSHARP=0: out = blur, wv = wh. UNSHARP=1 (amount a): wv.sd = -a w_d (rounded once, on the
+// host) and wv.sf = 1 + a, out = fma(1 + a, in, sum of the vertical taps): the blur and the
+// "in + a (in - blur)" of unsharp.cl in one chain of multiply-adds, one per tap and one for the
+// input, where the plain form takes three more operations per channel after the blur. Within
+// half a unit of the plain form before rounding (tests: within 1 of the double reference).
 
 #ifdef RADIUS
 #ifndef PY
@@ -49,6 +55,14 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #if defined(C3) && C3 && !(defined(LM) && LM == 2)
 #error "gaussian: C3 is an option of the streaming path (LM=2)"
 #endif
+
+// Tap at distance d (a constant wherever it is called: the loops that ask are unrolled).
+inline float gs_tap(float16 w, int d) {
+    return d == 0 ? w.s0 : d == 1 ? w.s1 : d == 2 ? w.s2 : d == 3 ? w.s3 : d == 4 ? w.s4
+         : d == 5 ? w.s5 : d == 6 ? w.s6 : d == 7 ? w.s7 : w.s8;
+}
+// Vertical tap k (0 .. 2r, top to bottom) of the window.
+#define GS_VT(k) gs_tap(wv, abs((k) - RADIUS))
 
 // The 4 pixels of the quad at xa of row y (clamped) as floats, into p[0..3] (-DQW: as words).
 inline void gs_load_quad(__global const uchar* src, int pitch, int xa, int y, int width,
@@ -66,17 +80,18 @@ inline void gs_load_quad(__global const uchar* src, int pitch, int xa, int y, in
 
 // The horizontal pass at pixel m of a row's pixels p (symmetric taps: the two pixels at
 // distance k are added, then multiplied once).
-inline float4 gs_h_at(const float4* p, int m, __constant float* wt) {
-    float4 s = p[m] * wt[RADIUS];
+inline float4 gs_h_at(const float4* p, int m, float16 wh) {
+    float4 s = p[m] * gs_tap(wh, 0);
 #pragma unroll
-    for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(wt[RADIUS + k]), p[m - k] + p[m + k], s);
+    for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(gs_tap(wh, k)), p[m - k] + p[m + k], s);
     return s;
 }
 
 // Writes the quad at xa of row y from its 4 filtered pixels acc (R, G, B; alpha and, for
-// UNSHARP, the input from the source quad), rounded to nearest even and saturated.
+// UNSHARP, the input from the source quad), rounded to nearest even and saturated. opa: UNSHARP's
+// 1 + amount.
 inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
-                     int xa, int y, int width, const float4* acc, float amount) {
+                     int xa, int y, int width, const float4* acc, float opa) {
 #if QW
     const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
     pixw_t o[4];
@@ -84,8 +99,7 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
     for (int c = 0; c < 4; ++c) {
         const pixw_t pin = QW_PIX(in, c);
 #if UNSHARP
-        const float4 v = pixw_to_float(pin);
-        o[c] = float_to_pixw(v + amount * (v - acc[c]), pin);
+        o[c] = float_to_pixw(fma((float4)(opa), pixw_to_float(pin), acc[c]), pin);
 #else
         o[c] = float_to_pixw(acc[c], pin);
 #endif
@@ -98,8 +112,7 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
     for (int c = 0; c < 4; ++c) {
         const pix_t pin = QUAD_PIX(in, c);
 #if UNSHARP
-        const float4 v = pix_to_float(pin);
-        o[c] = float_to_pix(v + amount * (v - acc[c]));
+        o[c] = float_to_pix(fma((float4)(opa), pix_to_float(pin), acc[c]));
 #else
         o[c] = float_to_pix(acc[c]);
 #endif
@@ -145,6 +158,9 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if PRMT && !C3
 #error "gaussian: PRMT is an option of C3"
 #endif
+#if defined(RM) && RM && !C3
+#error "gaussian: RM is an option of C3"
+#endif
 #define GR_CH (LY * PY)               // output rows per chunk
 #define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
 #define GR_PLANE (GR_RING * LX)       // float4 per plane of the ring
@@ -154,7 +170,7 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 // Horizontal pass of quads g QX .. g QX + QX - 1 of the strip (pixel columns from sx) on row y
 // (inside the frame) into ring row `row`.
 inline void gs_h_task(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
-                      __constant float* wt, __local float4* hr, __local float4* hg,
+                      float16 wh, __local float4* hr, __local float4* hg,
                       __local float4* hb, int row) {
     const int xa = sx + 4 * QX * g;
     float4 p[4 * GQ_NQ];
@@ -165,7 +181,7 @@ inline void gs_h_task(__global const uchar* src, int src_pitch, int width, int s
     for (int j = 0; j < QX; ++j) {
         float4 h[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) h[c] = gs_h_at(p, GS_OFF + RADIUS + 4 * j + c, wt);
+        for (int c = 0; c < 4; ++c) h[c] = gs_h_at(p, GS_OFF + RADIUS + 4 * j + c, wh);
         const int e = row * LX + QX * g + j;
         hr[e] = (float4)(h[0].x, h[1].x, h[2].x, h[3].x);
         hg[e] = (float4)(h[0].y, h[1].y, h[2].y, h[3].y);
@@ -184,14 +200,15 @@ inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c =
 //    the taps reach are converted (the QW=2 bit trick), the taps run on scalars and each result
 //    goes straight into its plane; a task whose quads all lie inside the row loads them with no
 //    per-quad edge test. Per channel the operations and their order are gs_h_at's (which does
-//    them lane by lane): p[m] wt[r], then fma(wt[r + k], p[m - k] + p[m + k], s), k = 1 .. r.
+//    them lane by lane): p[m] w_0, then fma(w_k, p[m - k] + p[m + k], s), k = 1 .. r.
 //  - Vertical pass: the three planes are one __local array (a row's R, G, B loads share one
 //    address) and each ring row's address is one of two bases (before / after the wrap) instead
 //    of a wrap test and an index computation per row.
 //  - Output (gs_out3): R, G, B rounded as float_to_pixw does (v + 2^23: the integer, ties to
 //    even, in the low bits, under the bits of 2^23, 0x4B000000), packed with adds of disjoint
 //    fields (shifting the G and B words left pushes 0x4B out of the word) and the input's alpha
-//    bits; UNSHARP takes only R, G, B of the input apart. The plain blur skips the clamp to
+//    bits; UNSHARP takes only R, G, B of the input apart (see GS_MAGIC for its clamp). The
+//    plain blur skips the clamp to
 //    [0, PIX_MAX]: its float taps are positive and sum to at most 1 + 2^-24 per pass, and a
 //    result takes 3r + 2 roundings (radius 8: 26) of sums of non-negative terms, each by a
 //    factor of at most 1 + 2^-24, so it lies in [0, PIX_MAX (1 + 2e-6)], which v + 2^23 rounds
@@ -202,32 +219,62 @@ inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c =
 // multiply-adds are fixed by the arithmetic; unsharp radius 3, QX=2 122 -> C3 QX=4 104. The
 // same at RGBA16.
 
-// Channel c (0 R, 1 G, 2 B) of a pixel word as a float (pixw_to_float's lane c).
-inline float gs_chan(pixw_t w, int c) {
+// Channel values as floats: GS_MAGIC | u is the float GS_MAGICF + u GS_UNIT (u < 2^16), whose
+// ulp is GS_UNIT. The blur works in units of one level (2^23, 0x4B000000). UNSHARP works in
+// units of PIX_MAX + 1 levels (RGBA8: 2^15, ulp 2^-8; RGBA16: 2^7, ulp 2^-16), so that its last
+// multiply-add can saturate to [0, 1] on its own (vfx_fma_sat: PTX's fma.rn.sat, one
+// instruction for what fmin and fmax do in two), and the rounding (v + GS_MAGICF) leaves
+// 0 .. PIX_MAX + 1 in the low bits, of which an integer min keeps 0 .. PIX_MAX. Scaling every
+// value by a power of two scales every rounded result exactly (nothing here comes near the
+// subnormals), so these are the frames of the float4 paths, which work in levels and clamp to
+// [0, PIX_MAX] before rounding (for v in (PIX_MAX, PIX_MAX + 1] both give PIX_MAX).
+#if !UNSHARP
+#define GS_MAGIC 0x4B000000u
+#define GS_MAGICF 8388608.0f
+#elif WORK16
+#define GS_MAGIC 0x43000000u
+#define GS_MAGICF 128.0f
+#else
+#define GS_MAGIC 0x47000000u
+#define GS_MAGICF 32768.0f
+#endif
+
+// -DRM=1: the kernel's GS_MAGIC comes as a value NVIDIA's compiler cannot fold (it is the
+// constant, or-ed with a bit of the group count that no frame sets), so that it stays in one
+// register: a byte permute has room for one immediate operand, and with both its operands
+// constant the compiler made the selector the register one, rebuilt by a move before nearly
+// every permute (a quarter of the horizontal pass's non-arithmetic instructions at radius 6).
+#ifndef RM
+#define RM 0
+#endif
+
+// Channel c (0 R, 1 G, 2 B) of a pixel word as a float (pixw_to_float's lane c, in GS units);
+// m is GS_MAGIC.
+inline float gs_chan(pixw_t w, int c, uint m) {
 #if WORK16
     const uint u = c == 0 ? (w.x & 0xFFFFu) : c == 1 ? (w.x >> 16) : (w.y & 0xFFFFu);
-    return as_float(u | 0x4B000000u) - 8388608.0f;
+    return as_float(u | m) - GS_MAGICF;
 #elif PRMT
-    // Byte c of w under the exponent bits of 2^23 in one byte permute.
-    return as_float(vfx_prmt(w, 0x4B000000u, 0x7650u | (uint)c)) - 8388608.0f;
+    // Byte c of w under the exponent bits of GS_MAGIC in one byte permute.
+    return as_float(vfx_prmt(w, m, 0x7650u | (uint)c)) - GS_MAGICF;
 #else
     const uint u = (w >> (8 * c)) & 0xFFu;
-    return as_float(u | 0x4B000000u) - 8388608.0f;
+    return as_float(u | m) - GS_MAGICF;
 #endif
 }
 
 // gs_h_at for one channel.
-inline float gs_h1(const float* p, int m, __constant float* wt) {
-    float s = p[m] * wt[RADIUS];
+inline float gs_h1(const float* p, int m, float16 wh) {
+    float s = p[m] * gs_tap(wh, 0);
 #pragma unroll
-    for (int k = 1; k <= RADIUS; ++k) s = fma(wt[RADIUS + k], p[m - k] + p[m + k], s);
+    for (int k = 1; k <= RADIUS; ++k) s = fma(gs_tap(wh, k), p[m - k] + p[m + k], s);
     return s;
 }
 
 // gs_h_task with three channels: quads g QX .. g QX + QX - 1 of the strip (pixel columns from
 // sx) on row y (inside the frame) into plane elements e .. e + QX - 1 (hp: R, G, B planes).
 inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
-                       __constant float* wt, __local float4* hp, int e) {
+                       float16 wh, __local float4* hp, int e, uint m) {
     const int x0 = sx + 4 * (QX * g - GS_HALF);  // the first loaded quad
     quadw_t v[GQ_NQ];
     if (x0 >= 0 && x0 + 4 * GQ_NQ <= width) {
@@ -245,34 +292,34 @@ inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int 
 #pragma unroll
         for (int q = 0; q < GQ_NQ; ++q) {
 #pragma unroll
-            for (int i = 0; i < 4; ++i) p[4 * q + i] = gs_chan(QW_PIX(v[q], i), c);
+            for (int i = 0; i < 4; ++i) p[4 * q + i] = gs_chan(QW_PIX(v[q], i), c, m);
         }
 #pragma unroll
         for (int j = 0; j < QX; ++j) {
             const int m = GS_OFF + RADIUS + 4 * j;
-            hp[c * GR_PLANE + e + j] = (float4)(gs_h1(p, m, wt), gs_h1(p, m + 1, wt),
-                                                gs_h1(p, m + 2, wt), gs_h1(p, m + 3, wt));
+            hp[c * GR_PLANE + e + j] = (float4)(gs_h1(p, m, wh), gs_h1(p, m + 1, wh),
+                                                gs_h1(p, m + 2, wh), gs_h1(p, m + 3, wh));
         }
     }
 }
 
-// v + 2^23 as bits (float_to_pixw's rounding), clamped first for UNSHARP (see above).
+// v + GS_MAGICF as bits (float_to_pixw's rounding; UNSHARP: v in [0, 1], the level capped at
+// PIX_MAX, see GS_MAGIC).
 inline uint gs_round_bits(float v) {
 #if UNSHARP
-    v = fmin(fmax(v, 0.0f), PIX_MAX);
+    return min(as_uint(v + GS_MAGICF), GS_MAGIC + (uint)PIX_MAX);
+#else
+    return as_uint(v + GS_MAGICF);
 #endif
-    return as_uint(v + 8388608.0f);
 }
 
-// The output word of one pixel from its blurred R, G, B and its input word `in`.
-inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amount) {
+// The output word of one pixel from its R, G, B sums of vertical taps and its input word `in`
+// (UNSHARP: opa = 1 + amount).
+inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float opa, uint m) {
 #if UNSHARP
-    const float ir = gs_chan(in, 0);
-    const float ig = gs_chan(in, 1);
-    const float ib = gs_chan(in, 2);
-    r = ir + amount * (ir - r);
-    g = ig + amount * (ig - g);
-    b = ib + amount * (ib - b);
+    r = vfx_fma_sat(opa, gs_chan(in, 0, m), r);
+    g = vfx_fma_sat(opa, gs_chan(in, 1, m), g);
+    b = vfx_fma_sat(opa, gs_chan(in, 2, m), b);
 #endif
     const uint rb = gs_round_bits(r);
     const uint gb = gs_round_bits(g);
@@ -287,23 +334,33 @@ inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amount) {
 #endif
 }
 
-// gs_store with three channels: r, g, b hold the quad's 4 columns.
-inline void gs_store3(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
-                      int xa, int y, int width, float4 r, float4 g, float4 b, float amount) {
-    const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
+// The output quad from the input quad `in`; r, g, b hold the quad's 4 columns.
+inline quadw_t gs_quad3(quadw_t in, float4 r, float4 g, float4 b, float opa, uint m) {
     pixw_t o[4];
 #pragma unroll
     for (int c = 0; c < 4; ++c)
-        o[c] = gs_out3(QW_PIX(in, c), gs_lane(r, c), gs_lane(g, c), gs_lane(b, c), amount);
-    store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
+        o[c] = gs_out3(QW_PIX(in, c), gs_lane(r, c), gs_lane(g, c), gs_lane(b, c), opa, m);
+    return (quadw_t)(o[0], o[1], o[2], o[3]);
+}
+
+// gs_store with three channels.
+inline void gs_store3(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
+                      int xa, int y, int width, float4 r, float4 g, float4 b, float opa, uint m) {
+    store_quadw(dst, dst_pitch, xa, y, width,
+                gs_quad3(load_quadw(src, src_pitch, xa, y, width), r, g, b, opa, m));
 }
 #endif  // C3
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
-    int height, __constant float* wt, float amount) {
+    int height, float16 wh, float16 wv) {
 #if C3
     __local float4 hp[3 * GR_PLANE];  // the R, G, B planes
+#if RM
+    const uint gm = GS_MAGIC | ((uint)get_num_groups(0) >> 31);  // see RM
+#else
+    const uint gm = GS_MAGIC;
+#endif
 #else
     __local float4 hr[GR_RING * LX];
     __local float4 hg[GR_RING * LX];
@@ -323,11 +380,11 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
         const int u = t / GQ_TASKS;
 #if C3
         const int g = t - u * GQ_TASKS;
-        gs_h_task3(src, src_pitch, width, sx, g, clamp_y(sy - RADIUS + u, height), wt, hp,
-                   u * LX + QX * g);
+        gs_h_task3(src, src_pitch, width, sx, g, clamp_y(sy - RADIUS + u, height), wh, hp,
+                   u * LX + QX * g, gm);
 #else
         gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS, clamp_y(sy - RADIUS + u, height),
-                  wt, hr, hg, hb, u);
+                  wh, hr, hg, hb, u);
 #endif
     }
 
@@ -342,11 +399,11 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             if (row >= GR_RING) row -= GR_RING;
 #if C3
             const int g = t - u * GQ_TASKS;
-            gs_h_task3(src, src_pitch, width, sx, g, clamp_y(cy + RADIUS + u, height), wt, hp,
-                       row * LX + QX * g);
+            gs_h_task3(src, src_pitch, width, sx, g, clamp_y(cy + RADIUS + u, height), wh, hp,
+                       row * LX + QX * g, gm);
 #else
             gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS,
-                      clamp_y(cy + RADIUS + u, height), wt, hr, hg, hb, row);
+                      clamp_y(cy + RADIUS + u, height), wh, hr, hg, hb, row);
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -380,16 +437,32 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
             for (int i = 0; i < PY; ++i) {
                 const int k = j - i;
                 if (k == 0) {
-                    ar[i] = r * wt[0];
-                    ag[i] = g * wt[0];
-                    ab[i] = b * wt[0];
+                    ar[i] = r * GS_VT(0);
+                    ag[i] = g * GS_VT(0);
+                    ab[i] = b * GS_VT(0);
                 } else if (k > 0 && k <= 2 * RADIUS) {
-                    ar[i] = fma((float4)(wt[k]), r, ar[i]);
-                    ag[i] = fma((float4)(wt[k]), g, ag[i]);
-                    ab[i] = fma((float4)(wt[k]), b, ab[i]);
+                    ar[i] = fma((float4)(GS_VT(k)), r, ar[i]);
+                    ag[i] = fma((float4)(GS_VT(k)), g, ag[i]);
+                    ab[i] = fma((float4)(GS_VT(k)), b, ab[i]);
                 }
             }
         }
+#if C3
+        const int y0 = cy + ly * PY;  // this work-item's first output row
+        if (xa + 4 <= width && y0 + PY <= height) {
+            // A whole quad in every row (all but the frame's last column and row of blocks):
+            // row addresses by adding the pitch, quads loaded and stored with no edge tests.
+            __global const uchar* s = src + (size_t)y0 * (size_t)src_pitch + (size_t)xa * sizeof(pix_t);
+            __global uchar* d = dst + (size_t)y0 * (size_t)dst_pitch + (size_t)xa * sizeof(pix_t);
+#pragma unroll
+            for (int i = 0; i < PY; ++i) {
+                *(__global quadw_t*)d =
+                    gs_quad3(*(__global const quadw_t*)s, ar[i], ag[i], ab[i], wv.sf, gm);
+                s += src_pitch;
+                d += dst_pitch;
+            }
+        } else
+#endif
         if (xa < width) {
 #pragma unroll
             for (int i = 0; i < PY; ++i) {
@@ -397,13 +470,13 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
                 if (y >= height) break;
 #if C3
                 gs_store3(src, src_pitch, dst, dst_pitch, xa, y, width, ar[i], ag[i], ab[i],
-                          amount);
+                          wv.sf, gm);
 #else
                 float4 acc[4];
 #pragma unroll
                 for (int c = 0; c < 4; ++c)
                     acc[c] = (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
-                gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, amount);
+                gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, wv.sf);
 #endif
             }
         }
@@ -431,7 +504,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
-    int height, __constant float* wt, float amount) {
+    int height, float16 wh, float16 wv) {
     __local quad_t in_t[GL_ROWS * GL_TQ];
     __local float4 h_t[GL_ROWS * GL_TW];
     const int lx = (int)get_local_id(0);
@@ -455,7 +528,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
         }
 #pragma unroll
         for (int c = 0; c < 4; ++c)
-            h_t[row * GL_TW + c * LX + lx] = gs_h_at(p, GS_OFF + RADIUS + c, wt);
+            h_t[row * GL_TW + c * LX + lx] = gs_h_at(p, GS_OFF + RADIUS + c, wh);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -468,20 +541,20 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
         const int t = ly * PY + i;  // this output row's first input row in the tile
         float4 acc[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) acc[c] = h_t[t * GL_TW + c * LX + lx] * wt[0];
+        for (int c = 0; c < 4; ++c) acc[c] = h_t[t * GL_TW + c * LX + lx] * GS_VT(0);
 #pragma unroll
         for (int k = 1; k <= 2 * RADIUS; ++k) {
 #pragma unroll
             for (int c = 0; c < 4; ++c)
-                acc[c] = fma((float4)(wt[k]), h_t[(t + k) * GL_TW + c * LX + lx], acc[c]);
+                acc[c] = fma((float4)(GS_VT(k)), h_t[(t + k) * GL_TW + c * LX + lx], acc[c]);
         }
-        gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, amount);
+        gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, wv.sf);
     }
 }
 #else
 __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global uchar* dst,
-                             int dst_pitch, int width, int height, __constant float* wt,
-                             float amount) {
+                             int dst_pitch, int width, int height, float16 wh,
+                             float16 wv) {
     const int xa = (int)get_global_id(0) * 4;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
@@ -496,16 +569,16 @@ __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global 
             gs_load_quad(src, src_pitch, xa + 4 * (q - GS_HALF), y, width, p + 4 * q);
         float4 h[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) h[c] = gs_h_at(p, GS_OFF + RADIUS + c, wt);  // column c
+        for (int c = 0; c < 4; ++c) h[c] = gs_h_at(p, GS_OFF + RADIUS + c, wh);  // column c
 #pragma unroll
         for (int i = 0; i < PY; ++i) {
             const int k = j - i;  // tap of this row in output row i's vertical window
             if (k == 0) {
 #pragma unroll
-                for (int c = 0; c < 4; ++c) acc[i][c] = h[c] * wt[0];
+                for (int c = 0; c < 4; ++c) acc[i][c] = h[c] * GS_VT(0);
             } else if (k > 0 && k <= 2 * RADIUS) {
 #pragma unroll
-                for (int c = 0; c < 4; ++c) acc[i][c] = fma((float4)(wt[k]), h[c], acc[i][c]);
+                for (int c = 0; c < 4; ++c) acc[i][c] = fma((float4)(GS_VT(k)), h[c], acc[i][c]);
             }
         }
     }
@@ -514,7 +587,7 @@ __kernel void gaussian_strip(__global const uchar* src, int src_pitch, __global 
     for (int i = 0; i < PY; ++i) {
         const int y = y0 + i;
         if (y >= height) break;
-        gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc[i], amount);
+        gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc[i], wv.sf);
     }
 }
 #endif  // LM

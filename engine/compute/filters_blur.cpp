@@ -91,6 +91,11 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1",
              {16, 8},
              {4, 8},
+             rgba8_only},
+            // ... with the permutes' constant in a register (gaussian.cl's RM).
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1",
+             {16, 8},
+             {4, 8},
              rgba8_only}};
 }
 
@@ -210,12 +215,13 @@ private:
     std::array<size_t, 2> h_local_[2] = {};
 };
 
-// Radius <= kStripMaxRadius: the one-launch gaussian_strip (blur or unsharp mask), tuned.
+// Radius <= kStripMaxRadius: the one-launch gaussian_strip (blur or unsharp mask), tuned. Its
+// taps go by value (gaussian.cl's wh and wv: tap d at component d, unsharp's 1 + amount at
+// component 15).
 class GaussianStrip {
 public:
-    GaussianStrip(ClContext& cl, double sigma, bool unsharp, cl_float amount)
+    GaussianStrip(double sigma, bool unsharp, double amount)
         : unsharp_(unsharp),
-          amount_(amount),
           radius_(static_cast<int>(gaussian_taps(sigma).size() / 2)),
           kernel_("gaussian.cl", "gaussian_strip", stencil::gaussian_variants(),
                   [r = radius_](const KernelVariant& v, const std::string& options) {
@@ -225,11 +231,13 @@ public:
                              stencil::gaussian_ring_bytes(v, r);
                   }) {
         const std::vector<double> taps = gaussian_taps(sigma);
-        std::vector<cl_float> w(taps.size());
-        for (size_t i = 0; i < taps.size(); ++i)
-            w[i] = static_cast<cl_float>(taps[i]);
-        weights_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w.size() * sizeof(cl_float),
-                             w.data());
+        for (int d = 0; d <= radius_; ++d) {
+            const double w = taps[static_cast<size_t>(radius_ + d)];
+            wh_.s[d] = static_cast<cl_float>(w);
+            // unsharp: out = (1 + a) in + sum of (-a w) h, one rounding per tap weight.
+            wv_.s[d] = unsharp ? static_cast<cl_float>(-amount * w) : wh_.s[d];
+        }
+        if (unsharp) wv_.s[15] = static_cast<cl_float>(1.0 + amount);
     }
 
     static bool takes(double sigma) {
@@ -244,16 +252,15 @@ public:
             io.cl, io.queue, opts, io.g.width, io.g.height,
             [&](cl_kernel k, std::array<size_t, 2>) {
                 set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
-                         static_cast<cl_int>(io.g.height), weights_.get(), amount_);
+                         static_cast<cl_int>(io.g.height), wh_, wv_);
             }));
-        io.keep.push_back(weights_);
     }
 
 private:
     bool unsharp_;
-    cl_float amount_;
     int radius_ = 0;
-    ClMem weights_;
+    cl_float16 wh_{};  // horizontal taps by distance
+    cl_float16 wv_{};  // vertical taps by distance (unsharp: times -amount), [15]: 1 + amount
     TunedKernel kernel_;
 };
 
@@ -261,7 +268,7 @@ class GaussianFilter final : public GpuFilter {
 public:
     GaussianFilter(ClContext& cl, const FilterInstance& f) : blur_(cl, f.get_float("sigma")) {
         if (GaussianStrip::takes(f.get_float("sigma")))
-            strip_ = std::make_unique<GaussianStrip>(cl, f.get_float("sigma"), false, 0.0f);
+            strip_ = std::make_unique<GaussianStrip>(f.get_float("sigma"), false, 0.0);
     }
 
     void enqueue(FilterIo& io) override {
@@ -287,7 +294,8 @@ public:
     UnsharpFilter(ClContext& cl, const FilterInstance& f)
         : blur_(cl, f.get_float("sigma")), amount_(static_cast<cl_float>(f.get_float("amount"))) {
         if (GaussianStrip::takes(f.get_float("sigma")))
-            strip_ = std::make_unique<GaussianStrip>(cl, f.get_float("sigma"), true, amount_);
+            strip_ =
+                std::make_unique<GaussianStrip>(f.get_float("sigma"), true, f.get_float("amount"));
     }
 
     void enqueue(FilterIo& io) override {
