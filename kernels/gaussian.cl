@@ -161,6 +161,9 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if defined(RM) && RM && !C3
 #error "gaussian: RM is an option of C3"
 #endif
+#if defined(SWZ) && SWZ && !C3
+#error "gaussian: SWZ is an option of C3"
+#endif
 #define GR_CH (LY * PY)               // output rows per chunk
 #define GR_RING (GR_CH + 2 * RADIUS)  // ring rows
 #define GR_PLANE (GR_RING * LX)       // float4 per plane of the ring
@@ -248,6 +251,26 @@ inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c =
 #define RM 0
 #endif
 
+// -DSWZ=1: quad column q = QX g + j of a ring row (task g's j-th quad) is kept at position
+// j GQ_TASKS + g instead of q, so that the horizontal tasks' stores of one j, neighbouring g,
+// are neighbouring float4s (stores of every QX-th float4 were an 8-way bank conflict in the
+// counters, half of the stores' __local wavefronts); the vertical pass keeps reading position
+// lx, and work-item lx makes the outputs of quad column QX (lx mod GQ_TASKS) + lx / GQ_TASKS.
+// The columns a warp stores are the same set (every 16-byte slot of the same rows), so the
+// global accesses take the same transactions. The same arithmetic: the same frames.
+#ifndef SWZ
+#define SWZ 0
+#endif
+#if SWZ
+#define GS_QSTEP GQ_TASKS  // position step from quad j to j + 1 of a task
+#define GS_QPOS(g) (g)     // position of task g's first quad
+#define GS_COLUMN(lx) (QX * ((lx) % GQ_TASKS) + (lx) / GQ_TASKS)
+#else
+#define GS_QSTEP 1
+#define GS_QPOS(g) (QX * (g))
+#define GS_COLUMN(lx) (lx)
+#endif
+
 // Channel c (0 R, 1 G, 2 B) of a pixel word as a float (pixw_to_float's lane c, in GS units);
 // m is GS_MAGIC.
 inline float gs_chan(pixw_t w, int c, uint m) {
@@ -272,9 +295,10 @@ inline float gs_h1(const float* p, int m, float16 wh) {
 }
 
 // gs_h_task with three channels: quads g QX .. g QX + QX - 1 of the strip (pixel columns from
-// sx) on row y (inside the frame) into plane elements e .. e + QX - 1 (hp: R, G, B planes).
+// sx) on row y (inside the frame) into plane elements e .. e + QX - 1 (hp: R, G, B planes); mg
+// is GS_MAGIC.
 inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int sx, int g, int y,
-                       float16 wh, __local float4* hp, int e, uint m) {
+                       float16 wh, __local float4* hp, int e, uint mg) {
     const int x0 = sx + 4 * (QX * g - GS_HALF);  // the first loaded quad
     quadw_t v[GQ_NQ];
     if (x0 >= 0 && x0 + 4 * GQ_NQ <= width) {
@@ -292,12 +316,12 @@ inline void gs_h_task3(__global const uchar* src, int src_pitch, int width, int 
 #pragma unroll
         for (int q = 0; q < GQ_NQ; ++q) {
 #pragma unroll
-            for (int i = 0; i < 4; ++i) p[4 * q + i] = gs_chan(QW_PIX(v[q], i), c, m);
+            for (int i = 0; i < 4; ++i) p[4 * q + i] = gs_chan(QW_PIX(v[q], i), c, mg);
         }
 #pragma unroll
         for (int j = 0; j < QX; ++j) {
             const int m = GS_OFF + RADIUS + 4 * j;
-            hp[c * GR_PLANE + e + j] = (float4)(gs_h1(p, m, wh), gs_h1(p, m + 1, wh),
+            hp[c * GR_PLANE + e + GS_QSTEP * j] = (float4)(gs_h1(p, m, wh), gs_h1(p, m + 1, wh),
                                                 gs_h1(p, m + 2, wh), gs_h1(p, m + 3, wh));
         }
     }
@@ -370,7 +394,11 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
     const int ly = (int)get_local_id(1);
     const int lid = ly * LX + lx;
     const int sx = (int)get_group_id(0) * (4 * LX);  // the strip's first pixel column
+#if C3
+    const int xa = sx + 4 * GS_COLUMN(lx);  // this work-item's output quad
+#else
     const int xa = sx + 4 * lx;
+#endif
     const int sy = (int)get_group_id(1) * (GR_CH * NCH);  // the strip's first output row
     if (sy >= height) return;  // the whole group
 
@@ -381,7 +409,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 #if C3
         const int g = t - u * GQ_TASKS;
         gs_h_task3(src, src_pitch, width, sx, g, clamp_y(sy - RADIUS + u, height), wh, hp,
-                   u * LX + QX * g, gm);
+                   u * LX + GS_QPOS(g), gm);
 #else
         gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS, clamp_y(sy - RADIUS + u, height),
                   wh, hr, hg, hb, u);
@@ -400,7 +428,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
 #if C3
             const int g = t - u * GQ_TASKS;
             gs_h_task3(src, src_pitch, width, sx, g, clamp_y(cy + RADIUS + u, height), wh, hp,
-                       row * LX + QX * g, gm);
+                       row * LX + GS_QPOS(g), gm);
 #else
             gs_h_task(src, src_pitch, width, sx, t - u * GQ_TASKS,
                       clamp_y(cy + RADIUS + u, height), wh, hr, hg, hb, row);

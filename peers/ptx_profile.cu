@@ -17,12 +17,14 @@
 // as 0, and each `.ptr .const` parameter (an OpenCL __constant pointer) becomes a module
 // constant that the harness fills. SPEC lists the kernel's arguments, comma-separated: `in`
 // (a device buffer of --bytes random bytes), `out` (a device buffer of --bytes bytes), `i:N`
-// (int), `f:X` (float), `c:X;Y;...` (a __constant float array).
+// (int), `f:X` (float), `c:X;Y;...` (a __constant float array), `v:X;Y;...` (a float16 by
+// value: up to 16 floats, the rest 0).
 // Build: nvcc -O2 -o ptx_profile peers/ptx_profile.cu -lcuda
 
 #include <cuda.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -65,7 +67,8 @@ static void parse_pair(const char* s, unsigned* a, unsigned* b, const char* what
 static std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out;
     std::stringstream in(s);
-    for (std::string t; std::getline(in, t, sep);) out.push_back(t);
+    for (std::string t; std::getline(in, t, sep);)
+        out.push_back(t);
     return out;
 }
 
@@ -184,7 +187,7 @@ int main(int argc, char** argv) {
         CU_CHECK(cuModuleLoad(&mod, (base + ".cubin").c_str()));
         std::remove((base + ".cubin").c_str());
     } else if (const CUresult r = cuModuleLoadDataEx(&mod, ptx.c_str(), 4, opts, vals);
-        r != CUDA_SUCCESS) {
+               r != CUDA_SUCCESS) {
         const char* name = nullptr;
         cuGetErrorName(r, &name);
         die("the PTX does not load (%s): %s %s", name ? name : "?", log, info);
@@ -198,6 +201,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> items = split(spec, ',');
     storage.resize(items.size());
     std::vector<void*> params;
+    std::vector<std::array<float, 16>> vectors(items.size());  // v: arguments (never resized)
     std::mt19937 rng(1234);
     int next_const = 0;
     for (size_t k = 0; k < items.size(); ++k) {
@@ -208,7 +212,8 @@ int main(int argc, char** argv) {
             CU_CHECK(cuMemAlloc(&p, bytes));
             if (it == "in") {
                 std::vector<uint8_t> host(bytes);
-                for (auto& b : host) b = static_cast<uint8_t>(rng());
+                for (auto& b : host)
+                    b = static_cast<uint8_t>(rng());
                 CU_CHECK(cuMemcpyHtoD(p, host.data(), bytes));
             } else {
                 CU_CHECK(cuMemsetD8(p, 0, bytes));
@@ -224,6 +229,17 @@ int main(int argc, char** argv) {
             const float v = std::strtof(it.c_str() + 2, nullptr);
             std::memcpy(slot, &v, sizeof(v));
             params.push_back(slot);
+        } else if (it.rfind("v:", 0) == 0) {
+            std::array<float, 16>& v = vectors[k];
+            v.fill(0.0f);
+            size_t n = 0;
+            for (const std::string& t : split(it.substr(2), ';')) {
+                if (n == v.size()) die("v: takes at most 16 numbers");
+                char* end = nullptr;
+                v[n++] = std::strtof(t.c_str(), &end);
+                if (end == t.c_str() || *end) die("v: '%s' is not a number", t.c_str());
+            }
+            params.push_back(v.data());
         } else if (it.rfind("c:", 0) == 0) {
             // The parameter itself was replaced by the module constant: no kernel argument.
             if (next_const >= nconst) die("more c: arguments than __constant parameters");
@@ -249,20 +265,23 @@ int main(int argc, char** argv) {
 
     // As many arguments as the kernel's parameters (cuLaunchKernel would read past `params`).
     const std::string head = ptx.substr(ptx.find(".entry " + kernel));
-    const size_t declared = static_cast<size_t>(std::count(
-        head.begin(), head.begin() + static_cast<std::ptrdiff_t>(head.find(')')), ','))
-        + 1;
+    const size_t declared =
+        static_cast<size_t>(std::count(
+            head.begin(), head.begin() + static_cast<std::ptrdiff_t>(head.find(')')), ',')) +
+        1;
     if (declared != params.size())
         die("the kernel has %zu parameters, --args lists %zu", declared, params.size());
     CUstream stream;
     CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     auto launch = [&] {
-        CU_CHECK(cuLaunchKernel(fn, gx / lx, gy / ly, 1, lx, ly, 1, 0, stream, params.data(),
-                                nullptr));
+        CU_CHECK(
+            cuLaunchKernel(fn, gx / lx, gy / ly, 1, lx, ly, 1, 0, stream, params.data(), nullptr));
     };
-    for (int i = 0; i < warmup; ++i) launch();
+    for (int i = 0; i < warmup; ++i)
+        launch();
     std::vector<CUevent> ev(2 * static_cast<size_t>(runs));
-    for (CUevent& e : ev) CU_CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
+    for (CUevent& e : ev)
+        CU_CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
     for (int i = 0; i < runs; ++i) {
         CU_CHECK(cuEventRecord(ev[2 * i], stream));
         launch();
@@ -275,12 +294,14 @@ int main(int argc, char** argv) {
         CU_CHECK(cuEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]));
         ms.push_back(t);
     }
-    for (CUevent e : ev) cuEventDestroy(e);
+    for (CUevent e : ev)
+        cuEventDestroy(e);
     std::sort(ms.begin(), ms.end());
     std::printf("%s %s grid %ux%u block %ux%u: median %.4f ms, min %.4f ms over %d runs\n",
                 path.c_str(), kernel.c_str(), gx, gy, lx, ly, ms[ms.size() / 2], ms[0], runs);
     cuStreamDestroy(stream);
-    for (CUdeviceptr p : bufs) cuMemFree(p);
+    for (CUdeviceptr p : bufs)
+        cuMemFree(p);
     cuModuleUnload(mod);
     cuDevicePrimaryCtxRelease(dev);
     return 0;

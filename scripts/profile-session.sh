@@ -29,9 +29,16 @@ grep "tuned " "$work/bench.log" | grep " ${W}x${H} " > "$out/tuned.txt" ||
   echo "profile-session.sh: nothing was tuned at ${W}x${H} (filters: $filters)" >&2
 cat "$out/kernels.txt"
 
-# Gaussian taps exp(-x^2 / 2 s^2), s = r / 3, normalised (what the filter passes for radius r).
+# gaussian_strip's taps by value for radius r (sigma r / 3, what the bench's cases pass): the
+# horizontal ones (v:, tap d at d), then the vertical ones, for unsharp (amount 0.5) times -0.5
+# with 1.5 at component 15.
 taps() {
-  python3 -c "import math,sys; r=int(sys.argv[1]); s=r/3; w=[math.exp(-x*x/(2*s*s)) for x in range(-r,r+1)]; t=sum(w); print(';'.join('%.9g'%(v/t) for v in w))" "$1"
+  python3 -c "
+import math,sys
+r=int(sys.argv[1]); u=sys.argv[2]=='1'; s=r/3
+w=[math.exp(-x*x/(2*s*s)) for x in range(-r,r+1)]; t=sum(w); h=[v/t for v in w[r:]]
+v=[-0.5*x for x in h]+[0.0]*(15-len(h))+[1.5] if u else h
+print('v:'+';'.join('%.9g'%x for x in h)+',v:'+';'.join('%.9g'%x for x in v))" "$1" "$2"
 }
 
 while IFS= read -r line; do
@@ -47,7 +54,9 @@ while IFS= read -r line; do
     box_strip)
       args="in,i:$P,out,i:$P,i:$W,i:$H"
       grep -q -- '-DSHARPEN=1' <<<"$base" && args+=",f:0.5" ;;
-    gaussian_strip) args="in,i:$P,out,i:$P,i:$W,i:$H,c:$(taps "$radius"),f:0.5" ;;
+    gaussian_strip)
+      unsharp=$(grep -oE -- '-DUNSHARP=[01]' <<<"$base" | cut -d= -f2)
+      args="in,i:$P,out,i:$P,i:$W,i:$H,$(taps "$radius" "$unsharp")" ;;
     *) echo "== $file:$kernel: arguments not known to this script, skipped"; continue ;;
   esac
   txt=$(grep -lxF -- "$file" "$VFX_DUMP_BINARIES"/*.txt | while read -r t; do

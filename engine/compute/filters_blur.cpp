@@ -92,8 +92,20 @@ std::vector<KernelVariant> gaussian_variants() {
              {16, 8},
              {4, 8},
              rgba8_only},
-            // ... with the permutes' constant in a register (gaussian.cl's RM).
+            // ... with the permutes' constant in a register (gaussian.cl's RM): Gaussian sigma 2
+            // at 4K 0.0539 -> 0.0519 ms in the tuner, unsharp unchanged. Measured with it and
+            // dropped: the outputs' input quads loaded before the barrier, register budgets of
+            // 56 and 48 (-cl-nv-maxrregcount; all within 1 %), each work-item's next quads
+            // copied to __local by cp.async during the vertical pass (85-109 registers: 20-40 %
+            // slower).
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1",
+             {16, 8},
+             {4, 8},
+             rgba8_only},
+            // ... with the ring's quad columns in task order (gaussian.cl's SWZ): the horizontal
+            // tasks' stores free of bank conflicts. Unsharp sigma 1 at 4K 0.0424 -> 0.0416-0.0419
+            // ms in the tuner, the Gaussian unchanged (benchmarks/2026-11-25-h100-s8/experiments).
+            {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1 -DSWZ=1",
              {16, 8},
              {4, 8},
              rgba8_only}};
