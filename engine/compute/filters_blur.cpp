@@ -108,6 +108,23 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=16 -DLY=8 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1 -DSWZ=1",
              {16, 8},
              {4, 8},
+             rgba8_only},
+            // ... in strips half as wide (8 quad columns) and twice as tall for the same number
+            // of groups: half the apron rows per output row. Gaussian sigma 2 at 4K 0.0520 ->
+            // 0.0506-0.0512 ms in the tuner, unsharp 0.0418 -> 0.0409-0.0413; 16 wide by 4 tall,
+            // 8 by 32, and strips of 5, 6 (and for unsharp 8) chunks were slower
+            // (benchmarks/2026-11-25-h100-s8/experiments/shapes*-tuned.txt).
+            {"-DLM=2 -DLX=8 -DLY=16 -DPY=2 -DNCH=4 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1 -DSWZ=1",
+             {8, 16},
+             {4, 8},
+             rgba8_only},
+            {"-DLM=2 -DLX=8 -DLY=8 -DPY=2 -DNCH=8 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1 -DSWZ=1",
+             {8, 8},
+             {4, 16},
+             rgba8_only},
+            {"-DLM=2 -DLX=8 -DLY=16 -DPY=2 -DNCH=3 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1 -DSWZ=1",
+             {8, 16},
+             {4, 6},
              rgba8_only}};
 }
 
