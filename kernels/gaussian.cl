@@ -222,8 +222,8 @@ inline float gs_lane(float4 v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c =
 // multiply-adds are fixed by the arithmetic; unsharp radius 3, QX=2 122 -> C3 QX=4 104. The
 // same at RGBA16.
 
-// Channel values as floats: GS_MAGIC | u is the float GS_MAGICF + u GS_UNIT (u < 2^16), whose
-// ulp is GS_UNIT. The blur works in units of one level (2^23, 0x4B000000). UNSHARP works in
+// Channel values as floats: GS_MAGIC | u (u < 2^16) is the float GS_MAGICF + u unit, the unit
+// being that float's ulp. The blur works in units of one level (2^23, 0x4B000000). UNSHARP works in
 // units of PIX_MAX + 1 levels (RGBA8: 2^15, ulp 2^-8; RGBA16: 2^7, ulp 2^-16), so that its last
 // multiply-add can saturate to [0, 1] on its own (vfx_fma_sat: PTX's fma.rn.sat, one
 // instruction for what fmin and fmax do in two), and the rounding (v + GS_MAGICF) leaves
@@ -480,7 +480,8 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
         if (xa + 4 <= width && y0 + PY <= height) {
             // A whole quad in every row (all but the frame's last column and row of blocks):
             // row addresses by adding the pitch, quads loaded and stored with no edge tests.
-            __global const uchar* s = src + (size_t)y0 * (size_t)src_pitch + (size_t)xa * sizeof(pix_t);
+            __global const uchar* s =
+                src + (size_t)y0 * (size_t)src_pitch + (size_t)xa * sizeof(pix_t);
             __global uchar* d = dst + (size_t)y0 * (size_t)dst_pitch + (size_t)xa * sizeof(pix_t);
 #pragma unroll
             for (int i = 0; i < PY; ++i) {

@@ -146,6 +146,7 @@ namespace {
 // The largest radius the one-launch kernel (gaussian.cl's gaussian_strip) takes; larger ones
 // use the two-pass path.
 constexpr int kStripMaxRadius = 8;
+static_assert(kStripMaxRadius <= 8, "gaussian.cl's gs_tap reads taps 0 .. 8 of a float16");
 
 std::string work_options(WorkFormat f) {
     return f == WorkFormat::rgba16 ? "-DWORK16=1" : "-DWORK16=0";
