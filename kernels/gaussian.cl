@@ -35,12 +35,19 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 // explicit fma() (one correctly rounded operation, the same on every device).
 // Arguments: src, src_pitch, dst, dst_pitch, width, height, wh, wv. The taps come by value, so
 // NVIDIA's compiler reads them as operands from the constant bank (no loads, no registers): wh.sd
-// is the horizontal tap at distance d (0 .. r; the taps are symmetric), wv.sd the vertical one.
-// UNSHARP=0: out = blur, wv = wh. UNSHARP=1 (amount a): wv.sd = -a w_d (rounded once, on the
-// host) and wv.sf = 1 + a, out = fma(1 + a, in, sum of the vertical taps): the blur and the
-// "in + a (in - blur)" of unsharp.cl in one chain of multiply-adds, one per tap and one for the
-// input, where the plain form takes three more operations per channel after the blur. Within
-// half a unit of the plain form before rounding (tests: within 1 of the double reference).
+// is the horizontal tap at distance d (0 .. r; the taps are symmetric), wv.sd the vertical one
+// (the same taps), wv.sf unsharp's amount a: out = fma(a, in - blur, in), unsharp.cl's
+// in + a (in - blur) with one rounding.
+//
+// GS_FX (RGBA8): the blur in fixed point, so that every candidate, the tensor-core one (MMA)
+// included, makes the same frame on every device. The host gives taps n_d / 4096 (n_d =
+// round(4096 w_d) for d >= 1, n_0 = 4096 - 2 sum n_d: they sum to exactly 1). The horizontal
+// sum H = sum n x / 4096 is then exact in float (x <= 255: multiples of 2^-12 below 2^8, in any
+// order), and is rounded to eighths of a level (ties to even: H + 2^20 - 2^20); the vertical
+// sum of n H / 4096 is exact again (multiples of 2^-15 below 2^8). The blur is that sum, rounded
+// to the nearest level (ties to even). Within 1/16 level of the float blur with the quantised
+// taps (tests: the exact integer form in tests/compute_test_util.hpp, and within 1 of the double
+// reference). RGBA16 keeps float taps and no rounding in between.
 
 #ifdef RADIUS
 #ifndef PY
@@ -52,6 +59,14 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_HALF ((RADIUS + 3) / 4)   // quads on each side of the block
 #define GS_NQ (2 * GS_HALF + 1)      // quads per input row
 #define GS_OFF (4 * GS_HALF - RADIUS)  // index of pixel xa - r in the row's pixels
+#if WORK16
+#define GS_FX 0
+#else
+#define GS_FX 1
+#endif
+#ifndef GS_TC
+#define GS_TC 0  // the device has PTX mma.sync m16n8k16 (host: NVIDIA, compute capability 8.0+)
+#endif
 #if defined(C3) && C3 && !(defined(LM) && LM == 2)
 #error "gaussian: C3 is an option of the streaming path (LM=2)"
 #endif
@@ -79,19 +94,22 @@ inline void gs_load_quad(__global const uchar* src, int pitch, int xa, int y, in
 }
 
 // The horizontal pass at pixel m of a row's pixels p (symmetric taps: the two pixels at
-// distance k are added, then multiplied once).
+// distance k are added, then multiplied once); GS_FX: rounded to eighths of a level.
 inline float4 gs_h_at(const float4* p, int m, float16 wh) {
     float4 s = p[m] * gs_tap(wh, 0);
 #pragma unroll
     for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(gs_tap(wh, k)), p[m - k] + p[m + k], s);
+#if GS_FX
+    s = (s + 1048576.0f) - 1048576.0f;
+#endif
     return s;
 }
 
 // Writes the quad at xa of row y from its 4 filtered pixels acc (R, G, B; alpha and, for
-// UNSHARP, the input from the source quad), rounded to nearest even and saturated. opa: UNSHARP's
-// 1 + amount.
+// UNSHARP, the input from the source quad), rounded to nearest even and saturated. amt: UNSHARP's
+// amount.
 inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
-                     int xa, int y, int width, const float4* acc, float opa) {
+                     int xa, int y, int width, const float4* acc, float amt) {
 #if QW
     const quadw_t in = load_quadw(src, src_pitch, xa, y, width);
     pixw_t o[4];
@@ -99,7 +117,8 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
     for (int c = 0; c < 4; ++c) {
         const pixw_t pin = QW_PIX(in, c);
 #if UNSHARP
-        o[c] = float_to_pixw(fma((float4)(opa), pixw_to_float(pin), acc[c]), pin);
+        const float4 x = pixw_to_float(pin);
+        o[c] = float_to_pixw(fma((float4)(amt), x - acc[c], x), pin);
 #else
         o[c] = float_to_pixw(acc[c], pin);
 #endif
@@ -112,7 +131,8 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
     for (int c = 0; c < 4; ++c) {
         const pix_t pin = QUAD_PIX(in, c);
 #if UNSHARP
-        o[c] = float_to_pix(fma((float4)(opa), pix_to_float(pin), acc[c]));
+        const float4 x = pix_to_float(pin);
+        o[c] = float_to_pix(fma((float4)(amt), x - acc[c], x));
 #else
         o[c] = float_to_pix(acc[c]);
 #endif
@@ -122,7 +142,286 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #endif
 }
 
-#if defined(LM) && LM == 2
+#if defined(MMA) && MMA
+// ---- Tensor-core version (-DMMA=1 -DMW=warps -DNS=steps; RGBA8, work-group 32 x MW) ----
+// Both passes as matrix products on NVIDIA's tensor cores (PTX mma.sync m16n8k16: f16 inputs,
+// f32 sums), exact: every product and partial sum of the fixed-point definition (see GS_FX)
+// is a float with at most 24 significant bits, so the hardware's sums, whatever their order
+// and internal rounding, are the exact values the other candidates compute one multiply-add
+// at a time. Per warp, 16 output columns; the group's MW warps side by side, 16 MW columns,
+// walking down a strip of NS steps of 16 output rows.
+//  - Horizontal: D[m][n] = sum_k A[m][k] B[k][n] with m the output column (16), k the input
+//    column of a 32-wide window starting 8 left of the warp's first column (two k16 products),
+//    n the row (8 per product): A[m][k] = tap |k - 8 - m| (0 beyond the radius: radius <= 8),
+//    B[k][n] the pixel, as the half 1024 + value (exact; its bits are 0x64 above the byte, one
+//    byte permute), D started at -1024 (the taps sum to exactly 1). H = D rounded to eighths.
+//  - Vertical: the same A (m now the output row, k the input row of a 32-row window starting 8
+//    above), B[k][n] = H at row k, column n. The horizontal result's register layout (thread
+//    lane: column lane / 4 and lane / 4 + 8, rows 2 (lane % 4) and 2 (lane % 4) + 1) is exactly
+//    the vertical B operand's, so H goes from one product to the next in registers, two
+//    halves per register (a 16-row H block per window half: H of input chunk s and s + 1).
+//  - Input: the group's tile (16 MW + 16 columns: 8 apron each side) comes into __local in
+//    chunks of 16 rows, a ring of two chunks (rows sy - 8 + 16 j); output rows 16 s .. 16 s +
+//    15 of the strip need H of chunks s and s + 1, and their own input pixels (alpha, unsharp's
+//    input) from the last 8 rows of chunk s and the first 8 of chunk s + 1.
+// Devices without the instruction (GS_TC=0: PoCL, older GPUs) run the same code with each
+// product done by the warp's 32 work-items through __local (gm_mma below), slowly: the tests
+// run it on every device, the tuner offers it only where the hardware does it.
+#if WORK16
+#error "gaussian: MMA is an RGBA8 path"
+#endif
+#ifndef MW
+#define MW 8
+#endif
+#ifndef NS
+#define NS 9
+#endif
+#define GM_W (16 * MW)    // output columns per group
+#define GM_TW (GM_W + 16)  // tile columns
+#define GM_TQ (GM_TW / 4)  // quads per tile row
+// Words per tile row. 8 more than the tile: a multiple of 8 and an odd multiple of 8 modulo 32
+// banks, so the 8-byte __local loads of a half warp (4 rows x 32 bytes) hit distinct banks.
+#define GM_P (GM_TW + 8)
+#if defined(__NV_CL_C_VERSION) && GS_TC
+#define GM_HW 1
+#else
+#define GM_HW 0
+#endif
+
+#if GM_HW
+typedef uint gm_h2;    // two halves (element k in the low half, k + 1 in the high one)
+typedef uint4 gm_a_t;  // A operand registers a0a1, a2a3, a4a5, a6a7
+typedef uint2 gm_b_t;  // B operand registers b0b1, b2b3
+
+inline gm_h2 gm_pack(float lo, float hi) {
+    uint r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+// D = A B + C for the warp (16 x 16 by 16 x 8).
+inline float4 gm_mma(gm_a_t a, gm_b_t b, float4 c, __local float* sc, int lane) {
+    (void)sc;
+    (void)lane;
+    float4 d;
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%10,%11,%12,%13};"
+        : "=f"(d.x), "=f"(d.y), "=f"(d.z), "=f"(d.w)
+        : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b.x), "r"(b.y), "f"(c.x), "f"(c.y),
+          "f"(c.z), "f"(c.w));
+    return d;
+}
+
+// Channels R, G, B of pixel words w0, w1 as halves 1024 + value: [byte, 0x64] per half, by
+// byte permutes (k: 0x64646464).
+inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
+    const uint rg = vfx_prmt(w0, w1, 0x5410u);  // R0 G0 R1 G1
+    const uint ba = vfx_prmt(w0, w1, 0x7632u);  // B0 A0 B1 A1
+    *r = vfx_prmt(rg, k, 0x4240u);
+    *g = vfx_prmt(rg, k, 0x4341u);
+    *b = vfx_prmt(ba, k, 0x4240u);
+}
+#else
+typedef float2 gm_h2;  // the halves' values
+typedef float8 gm_a_t;
+typedef float4 gm_b_t;
+
+inline gm_h2 gm_pack(float lo, float hi) { return (float2)(lo, hi); }  // exact here
+
+// The product through __local: each work-item puts its A and B elements in the warp's
+// 16 x 16 + 16 x 8 scratch `sc`, then sums its 4 D elements (every work-item of the group
+// calls this the same number of times: the barriers are uniform).
+inline float4 gm_mma(gm_a_t a, gm_b_t b, float4 c, __local float* sc, int lane) {
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    __local float* A = sc;
+    __local float* B = sc + 256;
+    A[g * 16 + 2 * t] = a.s0;
+    A[g * 16 + 2 * t + 1] = a.s1;
+    A[(g + 8) * 16 + 2 * t] = a.s2;
+    A[(g + 8) * 16 + 2 * t + 1] = a.s3;
+    A[g * 16 + 2 * t + 8] = a.s4;
+    A[g * 16 + 2 * t + 9] = a.s5;
+    A[(g + 8) * 16 + 2 * t + 8] = a.s6;
+    A[(g + 8) * 16 + 2 * t + 9] = a.s7;
+    B[2 * t * 8 + g] = b.s0;
+    B[(2 * t + 1) * 8 + g] = b.s1;
+    B[(2 * t + 8) * 8 + g] = b.s2;
+    B[(2 * t + 9) * 8 + g] = b.s3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 d = c;
+    for (int k = 0; k < 16; ++k) {
+        d.x = fma(A[g * 16 + k], B[k * 8 + 2 * t], d.x);
+        d.y = fma(A[g * 16 + k], B[k * 8 + 2 * t + 1], d.y);
+        d.z = fma(A[(g + 8) * 16 + k], B[k * 8 + 2 * t], d.z);
+        d.w = fma(A[(g + 8) * 16 + k], B[k * 8 + 2 * t + 1], d.w);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return d;
+}
+
+inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
+    (void)k;
+    const float4 p0 = convert_float4(pixw_channels(w0)) + 1024.0f;
+    const float4 p1 = convert_float4(pixw_channels(w1)) + 1024.0f;
+    *r = (float2)(p0.x, p1.x);
+    *g = (float2)(p0.y, p1.y);
+    *b = (float2)(p0.z, p1.z);
+}
+#endif
+
+// Tap at signed distance d (0 beyond the radius).
+inline float gm_tap(float16 w, int d) {
+    d = abs(d);
+    return d <= RADIUS ? gs_tap(w, d) : 0.0f;
+}
+
+// This work-item's A operand for window half c (columns 16 c .. 16 c + 15): element (m, k) is
+// the tap at distance k + 16 c - 8 - m.
+inline gm_a_t gm_taps(float16 w, int lane, int c) {
+    const int g = lane >> 2;
+    const int k0 = 16 * c + 2 * (lane & 3) - 8;
+    return (gm_a_t)(gm_pack(gm_tap(w, k0 - g), gm_tap(w, k0 + 1 - g)),
+                    gm_pack(gm_tap(w, k0 - g - 8), gm_tap(w, k0 + 1 - g - 8)),
+                    gm_pack(gm_tap(w, k0 + 8 - g), gm_tap(w, k0 + 9 - g)),
+                    gm_pack(gm_tap(w, k0 - g), gm_tap(w, k0 + 1 - g)));
+}
+
+// Input rows y0 .. y0 + 15 (clamped) of the tile into ring chunk `slot`.
+inline void gm_load(__global const uchar* src, int pitch, int width, int height, int gx, int y0,
+                    __local uint* slot, int lid) {
+    for (int i = lid; i < 16 * GM_TQ; i += 32 * MW) {
+        const int rr = i / GM_TQ;
+        const int q = i - rr * GM_TQ;
+        *(__local uint4*)(slot + rr * GM_P + 4 * q) =
+            load_quadw(src, pitch, gx - 8 + 4 * q, clamp_y(y0 + rr, height), width);
+    }
+}
+
+// H of a ring chunk (16 rows) for this warp's 16 columns: h[3 c + ...] see below. h[c][b][j]
+// as h[4 c + 2 b + j]: channel c, row block b (rows 8 b .. 8 b + 7 of the chunk), column half j.
+inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a0, gm_a_t a1,
+                          uint k, __local float* sc, gm_h2* h) {
+    const int g = lane >> 2;
+    const int t = lane & 3;
+#pragma unroll
+    for (int b = 0; b < 2; ++b) {
+        __local const uint* p = slot + (8 * b + g) * GM_P + 16 * warp + 2 * t;
+        gm_h2 v[4][3];  // window columns 2t + 8 i, 2t + 8 i + 1; channel
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const uint2 w = *(__local const uint2*)(p + 8 * i);
+            gm_b3(w.x, w.y, k, &v[i][0], &v[i][1], &v[i][2]);
+        }
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            float4 d = gm_mma(a0, (gm_b_t)(v[0][c], v[1][c]), (float4)(-1024.0f), sc, lane);
+            d = gm_mma(a1, (gm_b_t)(v[2][c], v[3][c]), d, sc, lane);
+            d = (d + 1048576.0f) - 1048576.0f;  // to eighths, ties to even (GS_FX)
+            h[4 * c + 2 * b] = gm_pack(d.x, d.y);
+            h[4 * c + 2 * b + 1] = gm_pack(d.z, d.w);
+        }
+    }
+}
+
+// The output word of a pixel from its R, G, B blur and input word (UNSHARP: amount a).
+inline uint gm_out(uint in, float r, float g, float b, float a) {
+#if UNSHARP
+    const float4 x = convert_float4(pixw_channels(in));
+    r = fma(a, x.x - r, x.x);
+    g = fma(a, x.y - g, x.y);
+    b = fma(a, x.z - b, x.z);
+    r = fmin(fmax(r, 0.0f), PIX_MAX);
+    g = fmin(fmax(g, 0.0f), PIX_MAX);
+    b = fmin(fmax(b, 0.0f), PIX_MAX);
+#else
+    (void)a;
+#endif
+    // v + 2^23: the integer nearest v (ties to even) in the low bits (v in [0, 255]).
+    return vfx_prmt_word(as_uint(r + 8388608.0f), as_uint(g + 8388608.0f),
+                         as_uint(b + 8388608.0f), in);
+}
+
+__kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height, float16 wh, float16 wv) {
+    __local uint tile[32 * GM_P] __attribute__((aligned(16)));  // ring of two 16-row chunks
+#if GM_HW
+    __local float* sc = 0;
+#else
+    __local float scratch[MW * 384];
+#endif
+    const int lane = (int)get_local_id(0);
+    const int warp = (int)get_local_id(1);
+    const int lid = warp * 32 + lane;
+#if !GM_HW
+    __local float* sc = scratch + warp * 384;
+#endif
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    const int gx = (int)get_group_id(0) * GM_W;        // the group's first output column
+    const int sy = (int)get_group_id(1) * (16 * NS);  // the strip's first output row
+    if (sy >= height) return;                         // the whole group
+    const uint k = 0x64646464u | ((uint)get_num_groups(0) >> 31);  // in a register (see RM)
+    const gm_a_t a0 = gm_taps(wh, lane, 0);
+    const gm_a_t a1 = gm_taps(wh, lane, 1);
+
+    gm_load(src, src_pitch, width, height, gx, sy - 8, tile, lid);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    gm_h2 hc[12];  // H of chunk s (gm_horizontal's layout)
+    gm_horizontal(tile, warp, lane, a0, a1, k, sc, hc);
+    for (int s = 0; s < NS; ++s) {
+        const int oy = sy + 16 * s;  // this step's first output row
+        if (oy >= height) break;     // uniform over the group
+        __local uint* next = tile + ((s + 1) & 1) * (16 * GM_P);
+        gm_load(src, src_pitch, width, height, gx, oy + 8, next, lid);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        gm_h2 hn[12];  // H of chunk s + 1
+        gm_horizontal(next, warp, lane, a0, a1, k, sc, hn);
+        float4 d[3][2];  // channel, column half: rows g and g + 8, columns 2t and 2t + 1
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+#pragma unroll
+            for (int j = 0; j < 2; ++j) {
+                const float4 u = gm_mma(a0, (gm_b_t)(hc[4 * c + j], hc[4 * c + 2 + j]),
+                                        (float4)(0.0f), sc, lane);
+                d[c][j] = gm_mma(a1, (gm_b_t)(hn[4 * c + j], hn[4 * c + 2 + j]), u, sc, lane);
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            const int y = oy + g + 8 * r;
+            // Its input row: row 8 + g of chunk s (r = 0), row g of chunk s + 1 (r = 1).
+            __local const uint* in = tile + (((16 * s + 8 + g + 8 * r) & 31) * GM_P) + 8 +
+                                     16 * warp + 2 * t;
+#pragma unroll
+            for (int j = 0; j < 2; ++j) {
+                const int x = gx + 16 * warp + 8 * j + 2 * t;
+                const uint2 w = *(__local const uint2*)(in + 8 * j);
+                const float4 rr = d[0][j];
+                const float4 gg = d[1][j];
+                const float4 bb = d[2][j];
+                const uint o0 = r ? gm_out(w.x, rr.z, gg.z, bb.z, wv.sf)
+                                  : gm_out(w.x, rr.x, gg.x, bb.x, wv.sf);
+                const uint o1 = r ? gm_out(w.y, rr.w, gg.w, bb.w, wv.sf)
+                                  : gm_out(w.y, rr.y, gg.y, bb.y, wv.sf);
+                if (y < height) {
+                    __global uint* o =
+                        (__global uint*)(dst + (size_t)y * (size_t)dst_pitch + (size_t)x * 4);
+                    if (x + 1 < width)
+                        *(__global uint2*)o = (uint2)(o0, o1);
+                    else if (x < width)
+                        o[0] = o0;
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int i = 0; i < 12; ++i) hc[i] = hn[i];
+    }
+}
+#elif defined(LM) && LM == 2
 // Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=.. [-DQX=..] [-DC3=1];
 // work-group LX x LY, per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY
 // PY NCH rows tall in NCH chunks of CH = LY PY output rows. The horizontal results live in a ring
@@ -291,6 +590,10 @@ inline float gs_h1(const float* p, int m, float16 wh) {
     float s = p[m] * gs_tap(wh, 0);
 #pragma unroll
     for (int k = 1; k <= RADIUS; ++k) s = fma(gs_tap(wh, k), p[m - k] + p[m + k], s);
+#if GS_FX
+    // To eighths of a level: GS_MAGICF / 8 has an ulp of an eighth of the GS unit's level.
+    s = (s + GS_MAGICF * 0.125f) - GS_MAGICF * 0.125f;
+#endif
     return s;
 }
 
@@ -338,12 +641,15 @@ inline uint gs_round_bits(float v) {
 }
 
 // The output word of one pixel from its R, G, B sums of vertical taps and its input word `in`
-// (UNSHARP: opa = 1 + amount).
-inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float opa, uint m) {
+// (UNSHARP: amount amt; in - blur is exact, so the one rounding is the multiply-add's).
+inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float amt, uint m) {
 #if UNSHARP
-    r = vfx_fma_sat(opa, gs_chan(in, 0, m), r);
-    g = vfx_fma_sat(opa, gs_chan(in, 1, m), g);
-    b = vfx_fma_sat(opa, gs_chan(in, 2, m), b);
+    const float xr = gs_chan(in, 0, m);
+    const float xg = gs_chan(in, 1, m);
+    const float xb = gs_chan(in, 2, m);
+    r = vfx_fma_sat(amt, xr - r, xr);
+    g = vfx_fma_sat(amt, xg - g, xg);
+    b = vfx_fma_sat(amt, xb - b, xb);
 #endif
     const uint rb = gs_round_bits(r);
     const uint gb = gs_round_bits(g);
@@ -359,19 +665,19 @@ inline pixw_t gs_out3(pixw_t in, float r, float g, float b, float opa, uint m) {
 }
 
 // The output quad from the input quad `in`; r, g, b hold the quad's 4 columns.
-inline quadw_t gs_quad3(quadw_t in, float4 r, float4 g, float4 b, float opa, uint m) {
+inline quadw_t gs_quad3(quadw_t in, float4 r, float4 g, float4 b, float amt, uint m) {
     pixw_t o[4];
 #pragma unroll
     for (int c = 0; c < 4; ++c)
-        o[c] = gs_out3(QW_PIX(in, c), gs_lane(r, c), gs_lane(g, c), gs_lane(b, c), opa, m);
+        o[c] = gs_out3(QW_PIX(in, c), gs_lane(r, c), gs_lane(g, c), gs_lane(b, c), amt, m);
     return (quadw_t)(o[0], o[1], o[2], o[3]);
 }
 
 // gs_store with three channels.
 inline void gs_store3(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
-                      int xa, int y, int width, float4 r, float4 g, float4 b, float opa, uint m) {
+                      int xa, int y, int width, float4 r, float4 g, float4 b, float amt, uint m) {
     store_quadw(dst, dst_pitch, xa, y, width,
-                gs_quad3(load_quadw(src, src_pitch, xa, y, width), r, g, b, opa, m));
+                gs_quad3(load_quadw(src, src_pitch, xa, y, width), r, g, b, amt, m));
 }
 #endif  // C3
 

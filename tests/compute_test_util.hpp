@@ -10,6 +10,7 @@ extern "C" {
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <ostream>
@@ -17,6 +18,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "compute/builtin_filters.hpp"
 #include "compute/chain.hpp"
 #include "compute/cl_context.hpp"
 #include "compute/filter.hpp"
@@ -290,6 +292,66 @@ inline Image ref_unsharp(const Image& in, double sigma, double amount) {
         for (size_t c = 0; c < 3; ++c) {
             const double v = in.px[i + c];
             out.px[i + c] = ref_quantise(v + amount * (v - b[n * 3 + c]), in.max_value());
+        }
+    return out;
+}
+
+// gaussian.cl's fixed-point blur (GS_FX: RGBA8, radius <= 8) in integers: per channel the
+// horizontal sum S1 = sum n_|k| x (taps n / 4096), rounded to eighths of a level (S1 / 512, ties
+// to even), then the vertical sum S2 of n_|k| times those; the blur is S2 / 32768 exactly.
+inline std::vector<int64_t> ref_blur_fx(const Image& in, double sigma) {
+    const std::vector<int> n = gaussian_taps_q12(sigma);
+    const int r = static_cast<int>(n.size()) - 1;
+    const int W = in.width, H = in.height;
+    auto idx = [W](int x, int y, int c) {
+        return (static_cast<size_t>(y) * static_cast<size_t>(W) + static_cast<size_t>(x)) * 3 +
+               static_cast<size_t>(c);
+    };
+    auto div_even = [](int64_t v, int shift) {  // v / 2^shift to nearest, ties to even (v >= 0)
+        const int64_t q = v >> shift;
+        const int64_t rem = v - (q << shift);
+        const int64_t half = int64_t{1} << (shift - 1);
+        return rem > half || (rem == half && (q & 1)) ? q + 1 : q;
+    };
+    std::vector<int64_t> h(static_cast<size_t>(W) * static_cast<size_t>(H) * 3);
+    std::vector<int64_t> out(h.size());
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x)
+            for (int c = 0; c < 3; ++c) {
+                int64_t s = 0;
+                for (int k = -r; k <= r; ++k)
+                    s += int64_t{n[static_cast<size_t>(std::abs(k))]} *
+                         in.at(std::clamp(x + k, 0, W - 1), y, c);
+                h[idx(x, y, c)] = div_even(s, 9);
+            }
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x)
+            for (int c = 0; c < 3; ++c) {
+                int64_t s = 0;
+                for (int k = -r; k <= r; ++k)
+                    s += int64_t{n[static_cast<size_t>(std::abs(k))]} *
+                         h[idx(x, std::clamp(y + k, 0, H - 1), c)];
+                out[idx(x, y, c)] = s;
+            }
+    return out;
+}
+
+// gaussian (amount < 0) or unsharp on RGBA8 up to radius 8, exactly as the GPU computes them:
+// the blur rounded to the nearest level (ties to even); unsharp fma(a, x - blur, x) in float
+// (a the amount as a float; x - blur is exact), clamped and rounded.
+inline Image ref_blur_fx_image(const Image& in, double sigma, double amount) {
+    const std::vector<int64_t> b = ref_blur_fx(in, sigma);
+    Image out = in;
+    for (size_t i = 0, n = 0; i < out.px.size(); i += 4, ++n)
+        for (size_t c = 0; c < 3; ++c) {
+            const float blur = static_cast<float>(b[n * 3 + c]) / 32768.0f;  // exact
+            if (amount < 0) {
+                out.px[i + c] = static_cast<uint16_t>(std::nearbyint(blur));
+            } else {
+                const auto x = static_cast<float>(in.px[i + c]);
+                const float v = std::fma(static_cast<float>(amount), x - blur, x);
+                out.px[i + c] = ref_quantise(v, in.max_value());
+            }
         }
     return out;
 }

@@ -21,5 +21,9 @@ std::vector<FilterInfo> composite_filters();    // filters_composite.cpp: blend,
 // Taps of the engine's Gaussian: radius ceil(3 sigma), exp(-x^2 / 2 sigma^2) normalised to a
 // sum of 1; element k applies to offset k - radius.
 std::vector<double> gaussian_taps(double sigma);
+// The same taps in fixed point, as gaussian and unsharp use them on RGBA8 up to radius 8
+// (gaussian.cl's GS_FX): element d is n_d for distance d = 0 .. radius, tap n_d / 4096;
+// n_d = round(4096 w_d) for d >= 1 and n_0 = 4096 - 2 (n_1 + .. + n_r), so the taps sum to 1.
+std::vector<int> gaussian_taps_q12(double sigma);
 
 }  // namespace vfx

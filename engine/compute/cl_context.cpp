@@ -148,6 +148,15 @@ std::vector<ClDeviceInfo> list_cl_devices() {
             info.local_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
             info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
             info.max_work_group = device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+            if (info.has_extension("cl_nv_device_attribute_query")) {
+                cl_uint major = 0;
+                cl_uint minor = 0;
+                if (clGetDeviceInfo(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                                    nullptr) == CL_SUCCESS &&
+                    clGetDeviceInfo(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                                    nullptr) == CL_SUCCESS)
+                    info.nv_compute_capability = major * 10 + minor;
+            }
             out.push_back(std::move(info));
         }
     }

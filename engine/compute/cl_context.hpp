@@ -31,6 +31,9 @@ struct ClDeviceInfo {
     uint64_t local_mem_bytes = 0;  // CL_DEVICE_LOCAL_MEM_SIZE
     uint32_t compute_units = 0;
     size_t max_work_group = 0;
+    // NVIDIA's compute capability as major * 10 + minor (cl_nv_device_attribute_query; 90 on
+    // an H100); 0 elsewhere.
+    uint32_t nv_compute_capability = 0;
 
     bool has_extension(std::string_view ext) const;
     std::string type_name() const;  // "GPU", "CPU", ...

@@ -1,6 +1,7 @@
 // The blur family: gaussian and unsharp (kernels/gaussian.cl, kernels/unsharp.cl).
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <cmath>
 #include <memory>
 
@@ -27,10 +28,26 @@ std::vector<double> gaussian_taps(double sigma) {
     return taps;
 }
 
+std::vector<int> gaussian_taps_q12(double sigma) {
+    const std::vector<double> taps = gaussian_taps(sigma);
+    const size_t r = taps.size() / 2;
+    std::vector<int> n(r + 1);
+    int side = 0;
+    for (size_t d = 1; d <= r; ++d) {
+        n[d] = static_cast<int>(std::lround(4096.0 * taps[r + d]));
+        side += n[d];
+    }
+    n[0] = 4096 - 2 * side;
+    return n;
+}
+
 namespace stencil {
 
 std::vector<KernelVariant> gaussian_variants() {
     const auto rgba8_only = [](const std::string& o) { return build_option(o, "WORK16") == 0; };
+    const auto rgba8_tc = [](const std::string& o) {
+        return build_option(o, "WORK16") == 0 && build_option(o, "GS_TC") == 1;
+    };
     // Candidates that lost on every device measured (H100 and PoCL, both radii, 1080p and
     // 4K, 1.3x the best or worse: benchmarks/2026-11-25-h100/tuned.txt) are left out, so a
     // first start compiles fewer programs: most shapes of the register-only and LM=1 paths,
@@ -125,7 +142,17 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DLM=2 -DLX=8 -DLY=16 -DPY=2 -DNCH=3 -DQW=2 -DQX=2 -DC3=1 -DPRMT=1 -DRM=1 -DSWZ=1",
              {8, 16},
              {4, 6},
-             rgba8_only}};
+             rgba8_only},
+            // Both passes on the tensor cores (gaussian.cl's MMA), RGBA8: work-group 32 x MW
+            // (one warp per 16 output columns), strips of NS steps of 16 rows; per_item is
+            // (16 MW / 32, 16 NS / MW). The first runs everywhere (without the instruction,
+            // each product goes through __local: slow, but the tests check it on every
+            // device); the others only where the hardware has it (GS_TC=1).
+            {"-DMMA=1 -DMW=8 -DNS=9", {32, 8}, {4, 18}, rgba8_only},
+            {"-DMMA=1 -DMW=4 -DNS=9", {32, 4}, {2, 36}, rgba8_tc},
+            {"-DMMA=1 -DMW=8 -DNS=5", {32, 8}, {4, 10}, rgba8_tc},
+            {"-DMMA=1 -DMW=4 -DNS=15", {32, 4}, {2, 60}, rgba8_tc},
+            {"-DMMA=1 -DMW=8 -DNS=15", {32, 8}, {4, 30}, rgba8_tc}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
@@ -146,7 +173,9 @@ namespace {
 // The largest radius the one-launch kernel (gaussian.cl's gaussian_strip) takes; larger ones
 // use the two-pass path.
 constexpr int kStripMaxRadius = 8;
-static_assert(kStripMaxRadius <= 8, "gaussian.cl's gs_tap reads taps 0 .. 8 of a float16");
+static_assert(kStripMaxRadius <= 8,
+              "gaussian.cl's gs_tap reads taps 0 .. 8 of a float16, and its MMA windows reach 8 "
+              "pixels beyond 16");
 
 std::string work_options(WorkFormat f) {
     return f == WorkFormat::rgba16 ? "-DWORK16=1" : "-DWORK16=0";
@@ -246,8 +275,9 @@ private:
 };
 
 // Radius <= kStripMaxRadius: the one-launch gaussian_strip (blur or unsharp mask), tuned. Its
-// taps go by value (gaussian.cl's wh and wv: tap d at component d, unsharp's 1 + amount at
-// component 15).
+// taps go by value (gaussian.cl's wh and wv: tap d at component d, unsharp's amount at
+// component 15): on RGBA8 the fixed-point ones (gaussian_taps_q12, gaussian.cl's GS_FX), on
+// RGBA16 the float ones.
 class GaussianStrip {
 public:
     GaussianStrip(double sigma, bool unsharp, double amount)
@@ -261,13 +291,16 @@ public:
                              stencil::gaussian_ring_bytes(v, r);
                   }) {
         const std::vector<double> taps = gaussian_taps(sigma);
+        const std::vector<int> q12 = gaussian_taps_q12(sigma);
         for (int d = 0; d <= radius_; ++d) {
-            const double w = taps[static_cast<size_t>(radius_ + d)];
-            wh_.s[d] = static_cast<cl_float>(w);
-            // unsharp: out = (1 + a) in + sum of (-a w) h, one rounding per tap weight.
-            wv_.s[d] = unsharp ? static_cast<cl_float>(-amount * w) : wh_.s[d];
+            taps_[0].s[d] = static_cast<cl_float>(q12[static_cast<size_t>(d)]) / 4096.0f;
+            taps_[1].s[d] = static_cast<cl_float>(taps[static_cast<size_t>(radius_ + d)]);
         }
-        if (unsharp) wv_.s[15] = static_cast<cl_float>(1.0 + amount);
+        for (cl_float16& t : taps_)
+            t.s[15] = 0.0f;
+        amount_ = taps_;
+        for (cl_float16& t : amount_)
+            t.s[15] = unsharp ? static_cast<cl_float>(amount) : 0.0f;
     }
 
     static bool takes(double sigma) {
@@ -275,22 +308,27 @@ public:
     }
 
     void enqueue(FilterIo& io) {
-        const std::string opts = fmt::format("{} -DRADIUS={} -DUNSHARP={}",
-                                             work_options(io.g.format), radius_, unsharp_ ? 1 : 0);
+        // GS_TC: the device runs PTX mma.sync m16n8k16 (gaussian.cl's MMA candidates).
+        const bool tc = io.cl.info().nv_compute_capability >= 80;
+        const std::string opts =
+            fmt::format("{} -DRADIUS={} -DUNSHARP={} -DGS_TC={}", work_options(io.g.format),
+                        radius_, unsharp_ ? 1 : 0, tc ? 1 : 0);
         const auto pitch = static_cast<cl_int>(io.g.pitch);
+        const size_t wi = work_index(io.g.format);
         io.events.push_back(kernel_.enqueue(
             io.cl, io.queue, opts, io.g.width, io.g.height,
             [&](cl_kernel k, std::array<size_t, 2>) {
                 set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
-                         static_cast<cl_int>(io.g.height), wh_, wv_);
+                         static_cast<cl_int>(io.g.height), taps_[wi], amount_[wi]);
             }));
     }
 
 private:
     bool unsharp_;
     int radius_ = 0;
-    cl_float16 wh_{};  // horizontal taps by distance
-    cl_float16 wv_{};  // vertical taps by distance (unsharp: times -amount), [15]: 1 + amount
+    // By work_index: taps by distance; the same with unsharp's amount in component 15.
+    std::array<cl_float16, 2> taps_{};
+    std::array<cl_float16, 2> amount_{};
     TunedKernel kernel_;
 };
 
