@@ -148,11 +148,13 @@ std::vector<KernelVariant> gaussian_variants() {
             // (16 MW / 32, 16 NS / MW). The first runs everywhere (without the instruction,
             // each product goes through __local: slow, but the tests check it on every
             // device); the others only where the hardware has it (GS_TC=1).
-            {"-DMMA=1 -DMW=8 -DNS=9", {32, 8}, {4, 18}, rgba8_only},
-            {"-DMMA=1 -DMW=4 -DNS=9", {32, 4}, {2, 36}, rgba8_tc},
-            {"-DMMA=1 -DMW=8 -DNS=5", {32, 8}, {4, 10}, rgba8_tc},
-            {"-DMMA=1 -DMW=4 -DNS=15", {32, 4}, {2, 60}, rgba8_tc},
-            {"-DMMA=1 -DMW=8 -DNS=15", {32, 8}, {4, 30}, rgba8_tc}};
+            {"-DMMA=1 -DMW=4 -DNS=9", {32, 4}, {2, 36}, rgba8_only},
+            {"-DMMA=1 -DMW=4 -DNS=5", {32, 4}, {2, 20}, rgba8_tc},
+            {"-DMMA=1 -DMW=4 -DNS=7", {32, 4}, {2, 28}, rgba8_tc},
+            {"-DMMA=1 -DMW=4 -DNS=11", {32, 4}, {2, 44}, rgba8_tc},
+            {"-DMMA=1 -DMW=2 -DNS=5", {32, 2}, {1, 40}, rgba8_tc},
+            {"-DMMA=1 -DMW=2 -DNS=9", {32, 2}, {1, 72}, rgba8_tc},
+            {"-DMMA=1 -DMW=8 -DNS=9", {32, 8}, {4, 18}, rgba8_tc}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
