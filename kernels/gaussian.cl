@@ -324,25 +324,22 @@ inline gm_share_t gm_share(int lid) {
     return sh;
 }
 
-// Loads this work-item's quads of the chunk whose first row is y0 into pf: rows y0 + dy rr,
-// rr = 0 .. 15 (dy = +-1), clamped; `inside`: the group's tile columns lie inside the frame
-// (uniform over the group).
+// Loads this work-item's quads of input rows y0 .. y0 + 15 (clamped) into pf; `inside`: the
+// group's tile columns lie inside the frame (uniform over the group).
 inline void gm_fetch(__global const uchar* src, int pitch, int width, int height, int gx, int y0,
-                     int dy, bool inside, const gm_share_t* sh, uint4* pf) {
-    const int y15 = y0 + 15 * dy;
-    if (inside && min(y0, y15) >= 0 && max(y0, y15) < height) {
-        __global const uchar* base = src + (long)y0 * pitch + (long)(gx - 8) * 4;
-        const int step = dy * pitch;
+                     bool inside, const gm_share_t* sh, uint4* pf) {
+    if (inside && y0 >= 0 && y0 + 16 <= height) {
+        __global const uchar* base = src + (size_t)y0 * (size_t)pitch + (size_t)(gx - 8) * 4;
 #pragma unroll
         for (int j = 0; j < GM_NPF; ++j)
             if (sh->rr[j] < 16)
-                pf[j] = *(__global const uint4*)(base + sh->rr[j] * step + 16 * sh->q[j]);
+                pf[j] = *(__global const uint4*)(base + sh->rr[j] * pitch + 16 * sh->q[j]);
     } else {
 #pragma unroll
         for (int j = 0; j < GM_NPF; ++j)
             if (sh->rr[j] < 16)
                 pf[j] = load_quadw(src, pitch, gx - 8 + 4 * sh->q[j],
-                                   clamp_y(y0 + dy * sh->rr[j], height), width);
+                                   clamp_y(y0 + sh->rr[j], height), width);
     }
 }
 
@@ -403,11 +400,11 @@ inline uint gm_out(uint in, float r, float g, float b, float a, uint m) {
                          gm_chan_out(in, b, a, m, 2u), in);
 }
 
-// The vertical products and the outputs of one step: its output rows i = 0 .. 15 (frame rows
-// y0 + dy i) from H of chunks s (hc) and s + 1 (hn); their input words from ring slots cur
-// (rows 8 .. 15 of chunk s) and nxt (rows 0 .. 7 of chunk s + 1).
+// The vertical products and the outputs of one step: output rows oy .. oy + 15 from H of
+// chunks s (hc) and s + 1 (hn); their input words from ring slots cur (rows 8 .. 15 of chunk
+// s) and nxt (rows 0 .. 7 of chunk s + 1).
 inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int height, int x0,
-                        int y0, int dy, __local const uint* cur, __local const uint* nxt, int lane,
+                        int oy, __local const uint* cur, __local const uint* nxt, int lane,
                         gm_a_t a0, gm_a_t a1, __local float* sc, const gm_h2* hc,
                         const gm_h2* hn, float amount, uint m) {
     const int g = lane >> 2;
@@ -424,7 +421,7 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
     }
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        const int y = y0 + dy * (g + 8 * r);
+        const int y = oy + g + 8 * r;
         __local const uint* in = (r ? nxt + g * GM_P : cur + (8 + g) * GM_P) + 8 + 2 * t;
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
@@ -437,7 +434,7 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
                               : gm_out(w.x, rr.x, gg.x, bb.x, amount, m);
             const uint o1 = r ? gm_out(w.y, rr.w, gg.w, bb.w, amount, m)
                               : gm_out(w.y, rr.y, gg.y, bb.y, amount, m);
-            if (y >= 0 && y < height) {
+            if (y < height) {
                 __global uint* o =
                     (__global uint*)(dst + (size_t)y * (size_t)dst_pitch + (size_t)x * 4);
                 if (x + 1 < width)
@@ -475,31 +472,28 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     const int x0 = gx + 16 * warp;              // this warp's first output column
     __local const uint* wt = tile + 16 * warp;  // this warp's window in the ring's rows
     const gm_share_t sh = gm_share(warp * 32 + lane);
-    // Rows are taken as yb + dy v for virtual rows v = -8 .. (the helpers take any dy = +-1; a
-    // candidate walking every other strip upwards, so that neighbouring strips read the rows
-    // they share at the same time, measured no faster: benchmarks/2026-11-26-h100/experiments).
-    const int dy = 1;
-    const int yb = sy;  // frame row of virtual row 0
+    // (Walking every other strip upwards, so that neighbouring strips read the rows they share
+    // at the same time, measured no faster: benchmarks/2026-11-26-h100/experiments.)
     const int nsteps = min(NS, (height - sy + 15) / 16);  // steps inside the frame
 
     gm_h2 hc[12];  // H of chunk s (gm_horizontal's layout)
     gm_h2 hn[12];  // H of chunk s + 1
     uint4 pf[GM_NPF];
-    gm_fetch(src, src_pitch, width, height, gx, yb - 8 * dy, dy, inside, &sh, pf);
+    gm_fetch(src, src_pitch, width, height, gx, sy - 8, inside, &sh, pf);
     gm_put(tile, &sh, pf);
-    gm_fetch(src, src_pitch, width, height, gx, yb + 8 * dy, dy, inside, &sh, pf);
+    gm_fetch(src, src_pitch, width, height, gx, sy + 8, inside, &sh, pf);
     barrier(CLK_LOCAL_MEM_FENCE);
     gm_horizontal(tile, warp, lane, a0, a1, k, sc, hc);
     int cur = 0;  // ring slot of chunk s
     for (int s = 0; s < nsteps; ++s) {
-        const int y0 = yb + 16 * s * dy;  // frame row of this step's first output row
+        const int oy = sy + 16 * s;  // this step's first output row
         const int nxt = cur == 2 ? 0 : cur + 1;
         gm_put(tile + nxt * (16 * GM_P), &sh, pf);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (s + 1 < nsteps)
-            gm_fetch(src, src_pitch, width, height, gx, y0 + 24 * dy, dy, inside, &sh, pf);
+            gm_fetch(src, src_pitch, width, height, gx, oy + 24, inside, &sh, pf);
         gm_horizontal(tile + nxt * (16 * GM_P), warp, lane, a0, a1, k, sc, hn);
-        gm_vertical(dst, dst_pitch, width, height, x0, y0, dy, wt + cur * (16 * GM_P),
+        gm_vertical(dst, dst_pitch, width, height, x0, oy, wt + cur * (16 * GM_P),
                     wt + nxt * (16 * GM_P), lane, a0, a1, sc, hc, hn, wv.sf, m);
 #pragma unroll
         for (int i = 0; i < 12; ++i) hc[i] = hn[i];

@@ -13,6 +13,7 @@ extern "C" {
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <string>
@@ -241,35 +242,43 @@ inline std::vector<double> ref_taps(double sigma, int& radius) {
     return w;
 }
 
-// Separable Gaussian of R, G, B in double, clamp to edge, unrounded.
-inline std::vector<double> ref_blur(const Image& in, double sigma) {
-    int r = 0;
-    const std::vector<double> w = ref_taps(sigma, r);
+// A separable filter of R, G, B with clamp to edge: per channel the horizontal sums of
+// tap(k) x(x + k), k = -r .. r, each passed through mid(), then the vertical sums of tap(k)
+// times those. T: the sums' type.
+template <typename T, typename Tap, typename Mid>
+std::vector<T> ref_separable(const Image& in, int r, Tap tap, Mid mid) {
     const int W = in.width, H = in.height;
     auto idx = [W](int x, int y, int c) {
         return (static_cast<size_t>(y) * static_cast<size_t>(W) + static_cast<size_t>(x)) * 3 +
                static_cast<size_t>(c);
     };
-    std::vector<double> tmp(static_cast<size_t>(W) * static_cast<size_t>(H) * 3);
-    std::vector<double> out(tmp.size());
+    std::vector<T> tmp(static_cast<size_t>(W) * static_cast<size_t>(H) * 3);
+    std::vector<T> out(tmp.size());
     for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x)
             for (int c = 0; c < 3; ++c) {
-                double s = 0;
+                T s = 0;
                 for (int k = -r; k <= r; ++k)
-                    s += w[static_cast<size_t>(k + r)] * in.at(std::clamp(x + k, 0, W - 1), y, c);
-                tmp[idx(x, y, c)] = s;
+                    s += tap(k) * static_cast<T>(in.at(std::clamp(x + k, 0, W - 1), y, c));
+                tmp[idx(x, y, c)] = mid(s);
             }
     for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x)
             for (int c = 0; c < 3; ++c) {
-                double s = 0;
+                T s = 0;
                 for (int k = -r; k <= r; ++k)
-                    s +=
-                        w[static_cast<size_t>(k + r)] * tmp[idx(x, std::clamp(y + k, 0, H - 1), c)];
+                    s += tap(k) * tmp[idx(x, std::clamp(y + k, 0, H - 1), c)];
                 out[idx(x, y, c)] = s;
             }
     return out;
+}
+
+// Separable Gaussian of R, G, B in double, clamp to edge, unrounded.
+inline std::vector<double> ref_blur(const Image& in, double sigma) {
+    int r = 0;
+    const std::vector<double> w = ref_taps(sigma, r);
+    return ref_separable<double>(
+        in, r, [&](int k) { return w[static_cast<size_t>(k + r)]; }, [](double s) { return s; });
 }
 
 inline uint16_t ref_quantise(double v, double max) {
@@ -301,55 +310,31 @@ inline Image ref_unsharp(const Image& in, double sigma, double amount) {
 // to even), then the vertical sum S2 of n_|k| times those; the blur is S2 / 32768 exactly.
 inline std::vector<int64_t> ref_blur_fx(const Image& in, double sigma) {
     const std::vector<int> n = gaussian_taps_q12(sigma);
-    const int r = static_cast<int>(n.size()) - 1;
-    const int W = in.width, H = in.height;
-    auto idx = [W](int x, int y, int c) {
-        return (static_cast<size_t>(y) * static_cast<size_t>(W) + static_cast<size_t>(x)) * 3 +
-               static_cast<size_t>(c);
+    // v / 512 to nearest, ties to even (v >= 0).
+    auto eighths = [](int64_t v) {
+        const int64_t q = v >> 9;
+        const int64_t rem = v - (q << 9);
+        return rem > 256 || (rem == 256 && (q & 1)) ? q + 1 : q;
     };
-    auto div_even = [](int64_t v, int shift) {  // v / 2^shift to nearest, ties to even (v >= 0)
-        const int64_t q = v >> shift;
-        const int64_t rem = v - (q << shift);
-        const int64_t half = int64_t{1} << (shift - 1);
-        return rem > half || (rem == half && (q & 1)) ? q + 1 : q;
-    };
-    std::vector<int64_t> h(static_cast<size_t>(W) * static_cast<size_t>(H) * 3);
-    std::vector<int64_t> out(h.size());
-    for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x)
-            for (int c = 0; c < 3; ++c) {
-                int64_t s = 0;
-                for (int k = -r; k <= r; ++k)
-                    s += int64_t{n[static_cast<size_t>(std::abs(k))]} *
-                         in.at(std::clamp(x + k, 0, W - 1), y, c);
-                h[idx(x, y, c)] = div_even(s, 9);
-            }
-    for (int y = 0; y < H; ++y)
-        for (int x = 0; x < W; ++x)
-            for (int c = 0; c < 3; ++c) {
-                int64_t s = 0;
-                for (int k = -r; k <= r; ++k)
-                    s += int64_t{n[static_cast<size_t>(std::abs(k))]} *
-                         h[idx(x, std::clamp(y + k, 0, H - 1), c)];
-                out[idx(x, y, c)] = s;
-            }
-    return out;
+    return ref_separable<int64_t>(
+        in, static_cast<int>(n.size()) - 1,
+        [&](int k) { return int64_t{n[static_cast<size_t>(std::abs(k))]}; }, eighths);
 }
 
-// gaussian (amount < 0) or unsharp on RGBA8 up to radius 8, exactly as the GPU computes them:
+// gaussian (no amount) or unsharp on RGBA8 up to radius 8, exactly as the GPU computes them:
 // the blur rounded to the nearest level (ties to even); unsharp fma(a, x - blur, x) in float
 // (a the amount as a float; x - blur is exact), clamped and rounded.
-inline Image ref_blur_fx_image(const Image& in, double sigma, double amount) {
+inline Image ref_blur_fx_image(const Image& in, double sigma, std::optional<double> amount) {
     const std::vector<int64_t> b = ref_blur_fx(in, sigma);
     Image out = in;
     for (size_t i = 0, n = 0; i < out.px.size(); i += 4, ++n)
         for (size_t c = 0; c < 3; ++c) {
             const float blur = static_cast<float>(b[n * 3 + c]) / 32768.0f;  // exact
-            if (amount < 0) {
+            if (!amount) {
                 out.px[i + c] = static_cast<uint16_t>(std::nearbyint(blur));
             } else {
                 const auto x = static_cast<float>(in.px[i + c]);
-                const float v = std::fma(static_cast<float>(amount), x - blur, x);
+                const float v = std::fma(static_cast<float>(*amount), x - blur, x);
                 out.px[i + c] = ref_quantise(v, in.max_value());
             }
         }

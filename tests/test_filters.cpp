@@ -41,8 +41,9 @@ void check_filter(const FilterCase& c, uint32_t seed) {
     EXPECT_EQ(max_diff(got, in, 3, 3, &where), 0) << what << ": alpha changed at " << where;
     // RGBA8 up to radius 8: exactly the fixed-point definition (gaussian.cl's GS_FX).
     if (c.format == WorkFormat::rgba8 && gaussian_taps(f.get_float("sigma")).size() <= 17) {
-        const Image fx = ref_blur_fx_image(in, f.get_float("sigma"),
-                                           f.name() == "gaussian" ? -1.0 : f.get_float("amount"));
+        const Image fx = ref_blur_fx_image(
+            in, f.get_float("sigma"),
+            f.name() == "gaussian" ? std::nullopt : std::optional(f.get_float("amount")));
         EXPECT_EQ(max_diff(got, fx, 0, 2, &where), 0) << what << " (fixed point) at " << where;
     }
 }
