@@ -153,10 +153,12 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 //  - Horizontal: D[m][n] = sum_k A[m][k] B[k][n] with m the output column (16), k the input
 //    column of a 32-wide window starting 8 left of the warp's first column (two k16 products),
 //    n the row (8 per product): A[m][k] = tap |k - 8 - m| (0 beyond the radius: radius <= 8),
-//    B[k][n] the pixel, as the half 1024 + value (exact; its bits are 0x64 above the byte, one
-//    byte permute), D started at -1024 (the taps sum to exactly 1). H = D rounded to eighths.
+//    B[k][n] the pixel over 256, as the half 4 + value / 256 (exact; its bits are 0x44 above
+//    the byte, one byte permute), D started at -4 (the taps sum to exactly 1): H / 256, rounded
+//    to 2^-11 (eighths of a level).
 //  - Vertical: the same A (m now the output row, k the input row of a 32-row window starting 8
-//    above), B[k][n] = H at row k, column n. The horizontal result's register layout (thread
+//    above), B[k][n] = H / 256 at row k, column n, D started at 0 (Gaussian) or at minus the
+//    input over 256 (unsharp: see gm_start). The horizontal result's register layout (thread
 //    lane: column lane / 4 and lane / 4 + 8, rows 2 (lane % 4) and 2 (lane % 4) + 1) is exactly
 //    the vertical B operand's, so H goes from one product to the next in registers, two
 //    halves per register (a 16-row H block per window half: H of input chunk s and s + 1).
@@ -166,10 +168,13 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 //    (alpha, unsharp's input) from the last 8 rows of chunk s and the first 8 of chunk s + 1.
 //  - Output: each work-item holds R, G, B of 2 x 2 pixel pairs; 8-byte stores (a warp writes
 //    8 rows x 32 bytes per store: whole sectors).
-// H100, 4K, radius 6: 0.037-0.038 ms against 0.051 for the best float candidate; per step a
-// warp issues about 250 instructions (12 + 12 products), and the SMs are mostly waiting: the
-// grid (4K, NS 9) is one wave of about 27 warps per SM, and smaller strips, which would give
-// more warps, pay more apron rows than they gain.
+// H100, 4K: Gaussian (radius 6) 0.034-0.035 ms, unsharp (radius 3) 0.034-0.035, against 0.051
+// and 0.042 for the best float candidates. The kernel is bound by its instructions more than by
+// memory: with no arithmetic (the output a copy of the ring's input) the same loads, ring and
+// stores take 0.0277 ms, 95 % of a copy. So every instruction of the step counts: no per-lane
+// tap selection (a table, gm_put_taps), no register copies around the products (operands that
+// are whole register tuples), the unsharp's input level in the products' start value. About
+// 120-128 registers: 16 warps per SM.
 // Devices without the instruction (GS_TC=0: PoCL, older GPUs) run the same code with each
 // product done by the warp's 32 work-items through __local (gm_mma below), slowly: the tests
 // run it on every device (one candidate is offered everywhere; the tuner drops it).
@@ -222,8 +227,8 @@ inline float4 gm_mma(gm_a_t a, gm_b_t b, float4 c, __local float* sc, int lane) 
     return d;
 }
 
-// Channels R, G, B of pixel words w0, w1 as halves 1024 + value: [byte, 0x64] per half, by
-// byte permutes (k: 0x64646464).
+// Channels R, G, B of pixel words w0, w1 as halves 4 + value / 256: [byte, 0x44] per half, by
+// byte permutes (k: 0x44444444).
 inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
     const uint rg = vfx_prmt(w0, w1, 0x5410u);  // R0 G0 R1 G1
     const uint ba = vfx_prmt(w0, w1, 0x7632u);  // B0 A0 B1 A1
@@ -272,8 +277,8 @@ inline float4 gm_mma(gm_a_t a, gm_b_t b, float4 c, __local float* sc, int lane) 
 
 inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
     (void)k;
-    const float4 p0 = convert_float4(pixw_channels(w0)) + 1024.0f;
-    const float4 p1 = convert_float4(pixw_channels(w1)) + 1024.0f;
+    const float4 p0 = fma(convert_float4(pixw_channels(w0)), 0.00390625f, 4.0f);
+    const float4 p1 = fma(convert_float4(pixw_channels(w1)), 0.00390625f, 4.0f);
     *r = (float2)(p0.x, p1.x);
     *g = (float2)(p0.y, p1.y);
     *b = (float2)(p0.z, p1.z);
@@ -286,23 +291,36 @@ inline float gm_tap(float16 w, int d) {
     return d <= RADIUS ? gs_tap(w, d) : 0.0f;
 }
 
+// The taps as the A operand's pairs, by signed distance: pt[i] = (tap(i - 24), tap(i - 23)),
+// i < 48, written by the group's work-items (each lane's 16 taps would otherwise each take a
+// chain of branches over the float16's components: about 450 instructions per warp, an eighth
+// of the 4K Gaussian's; the table made it 7 % faster on the H100). It is there twice
+// (pt[i + 48] = pt[i]): an
+// operand's fourth register equals its first, and read from the same address the compiler
+// keeps one register for both, then copies the four into a fresh quad before every product.
+#define GM_PT 96
+inline void gm_put_taps(float16 w, int lid, __local gm_h2* pt) {
+    for (int i = lid; i < GM_PT; i += 32 * MW)
+        pt[i] = gm_pack(gm_tap(w, i % 48 - 24), gm_tap(w, i % 48 - 23));
+}
+
 // This work-item's A operand for window half c (columns 16 c .. 16 c + 15): element (m, k) is
-// the tap at distance k + 16 c - 8 - m.
-inline gm_a_t gm_taps(float16 w, int lane, int c) {
-    const int g = lane >> 2;
-    const int k0 = 16 * c + 2 * (lane & 3) - 8;
-    return (gm_a_t)(gm_pack(gm_tap(w, k0 - g), gm_tap(w, k0 + 1 - g)),
-                    gm_pack(gm_tap(w, k0 - g - 8), gm_tap(w, k0 + 1 - g - 8)),
-                    gm_pack(gm_tap(w, k0 + 8 - g), gm_tap(w, k0 + 9 - g)),
-                    gm_pack(gm_tap(w, k0 - g), gm_tap(w, k0 + 1 - g)));
+// the tap at distance k + 16 c - 8 - m; rows g, g + 8 and columns 2t, 2t + 1, 2t + 8, 2t + 9
+// are pairs at distances d, d - 8, d + 8 and d (d = 16 c + 2t - 8 - g: -23 .. 22).
+inline gm_a_t gm_taps(__local const gm_h2* pt, int lane, int c) {
+    const int i = 16 + 16 * c + 2 * (lane & 3) - (lane >> 2);
+    return (gm_a_t)(pt[i], pt[i - 8], pt[i + 8], pt[i + 48]);
 }
 
 // The ring holds three chunks. Each step loads the chunk after next into registers (their
 // latency hidden behind the step's products) and puts them into __local at the start of the
 // next step, so one barrier per step suffices: a slot is rewritten two steps after its last
-// reader, and every work-item has passed a barrier since (measured, H100 4K, radius 6: a ring
-// of two chunks loaded into __local directly, two barriers per step, 0.0411 ms; this 0.0377;
-// cp.async copies issued three chunks ahead into a ring of four, no registers held, 0.045-0.050).
+// reader, and every work-item has passed a barrier since (measured, H100 4K, radius 6, before
+// the tap table: a ring of two chunks loaded into __local directly, two barriers per step,
+// 0.0411 ms; this 0.0377; cp.async copies issued three chunks ahead into a ring of four, no
+// registers held, 0.045-0.050; bulk copies (cp.async.bulk, one per tile row, an mbarrier per
+// slot) 0.0385 at best, and 0.0308 against 0.0277 with no arithmetic:
+// benchmarks/2026-11-26-h100-s2).
 #define GM_SLOTS 3
 #define GM_NPF ((16 * GM_TQ + 32 * MW - 1) / (32 * MW))  // quads per work-item per chunk
 
@@ -349,8 +367,9 @@ inline void gm_put(__local uint* slot, const gm_share_t* sh, const uint4* pf) {
         if (sh->rr[j] < 16) *(__local uint4*)(slot + sh->rr[j] * GM_P + 4 * sh->q[j]) = pf[j];
 }
 
-// H of a ring chunk (16 rows) for this warp's 16 columns, as h[4 c + 2 b + j]: channel c, row
-// block b (rows 8 b .. 8 b + 7 of the chunk), column half j (columns g and g + 8).
+// H of a ring chunk (16 rows) for this warp's 16 columns, as h[4 c + 2 j + b]: channel c,
+// column half j (columns g and g + 8), row block b (rows 8 b .. 8 b + 7 of the chunk): the
+// vertical product's B operand is the pair h[4 c + 2 j], h[4 c + 2 j + 1].
 inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a0, gm_a_t a1,
                           uint k, __local float* sc, gm_h2* h) {
     const int g = lane >> 2;
@@ -366,38 +385,49 @@ inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a
         }
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
-            float4 d = gm_mma(a0, (gm_b_t)(v[0][c], v[1][c]), (float4)(-1024.0f), sc, lane);
+            float4 d = gm_mma(a0, (gm_b_t)(v[0][c], v[1][c]), (float4)(-4.0f), sc, lane);
             d = gm_mma(a1, (gm_b_t)(v[2][c], v[3][c]), d, sc, lane);
-            // To eighths, ties to even (GS_FX). Quarters would need no adds (cvt rounds the half
-            // 256 + H to them): 1-4 % faster on the H100, and twice the error.
-            d = (d + 1048576.0f) - 1048576.0f;
-            h[4 * c + 2 * b] = gm_pack(d.x, d.y);
-            h[4 * c + 2 * b + 1] = gm_pack(d.z, d.w);
+            // To eighths of a level (2^-11 here), ties to even (GS_FX): H / 256 is then exact as a
+            // half. Quarters would need no adds (cvt rounds a half 1 + H / 256 to them): 1-4 %
+            // faster on the H100, and twice the error.
+            d = (d + 4096.0f) - 4096.0f;
+            h[4 * c + b] = gm_pack(d.x, d.y);
+            h[4 * c + 2 + b] = gm_pack(d.z, d.w);
         }
     }
 }
 
-// The output word of a pixel from its R, G, B blur and input word. UNSHARP (amount a): the
-// input's channels over 2^15 (m = 0x47000000: the float 2^15 + byte / 256, one byte permute),
-// the blur's over 256, the multiply-add saturating to [0, 1] (vfx_fma_sat); + 2^15 leaves the
-// level (ties to even) in the low bits, capped at 255 (see GS_MAGIC).
-inline uint gm_chan_out(uint in, float v, float a, uint m, uint c) {
+// The vertical sums start at C and give D = C + v / 256 (v the blur in levels). Gaussian: C = 0,
+// and D + 2^15 leaves the level nearest v (ties to even) in the low bits. UNSHARP (amount a):
+// C = -x / 256, x the input level (its float 2^15 + x / 256 made by one byte permute with
+// m = 0x47000000, minus 2^15: exact), so D = (v - x) / 256 exactly, and the result in units of
+// 256 levels is fma(a, x / 256 - v / 256, x / 256), saturated to [0, 1] (vfx_fma_sat), the same
+// multiply-add as the float candidates' (x / 256 - v / 256 is exact there too); + 2^15 leaves
+// the level in the low bits, capped at 255 (see GS_MAGIC).
+inline float4 gm_start(uint4 w, uint m, uint c) {
 #if UNSHARP
-    const float x = as_float(vfx_prmt(in, m, 0x7650u | c)) - 32768.0f;
-    const float s = vfx_fma_sat(a, fma(v, -0.00390625f, x), x);  // x - v / 256 is exact
-    return min(as_uint(s + 32768.0f), 0x470000FFu);
+    return 32768.0f - (float4)(as_float(vfx_prmt(w.x, m, 0x7650u | c)),
+                               as_float(vfx_prmt(w.y, m, 0x7650u | c)),
+                               as_float(vfx_prmt(w.z, m, 0x7650u | c)),
+                               as_float(vfx_prmt(w.w, m, 0x7650u | c)));
 #else
-    (void)in;
-    (void)a;
+    (void)w;
     (void)m;
     (void)c;
-    return as_uint(v + 8388608.0f);  // v in [0, 255]: the integer nearest v, ties to even
+    return (float4)(0.0f);
 #endif
 }
 
-inline uint gm_out(uint in, float r, float g, float b, float a, uint m) {
-    return vfx_prmt_word(gm_chan_out(in, r, a, m, 0u), gm_chan_out(in, g, a, m, 1u),
-                         gm_chan_out(in, b, a, m, 2u), in);
+inline uint4 gm_level(float4 d, float4 start, float a) {
+#if UNSHARP
+    const float4 s = (float4)(vfx_fma_sat(-a, d.x, -start.x), vfx_fma_sat(-a, d.y, -start.y),
+                              vfx_fma_sat(-a, d.z, -start.z), vfx_fma_sat(-a, d.w, -start.w));
+    return min(as_uint4(s + 32768.0f), (uint4)(0x470000FFu));
+#else
+    (void)start;
+    (void)a;
+    return as_uint4(d + 32768.0f);
+#endif
 }
 
 // The vertical products and the outputs of one step: output rows oy .. oy + 15 from H of
@@ -409,39 +439,40 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
                         const gm_h2* hn, float amount, uint m) {
     const int g = lane >> 2;
     const int t = lane & 3;
-    float4 d[3][2];  // channel, column half: rows g and g + 8, columns 2t and 2t + 1
+    // This work-item's output rows oy + g and oy + g + 8, from column x0 + 2t on (column half j
+    // 32 j bytes further).
+    const int y = oy + g;
+    __global uchar* row0 = dst + (size_t)y * (size_t)dst_pitch + (size_t)(x0 + 2 * t) * 4;
+    __global uchar* row1 = row0 + 8 * (size_t)dst_pitch;
+    // Column half by column half (columns 2t, 2t + 1 and 8 + 2t, 9 + 2t), channel by channel:
+    // each channel's levels go into the output words at once (byte permutes), so few sums are
+    // live (the registers decide how many groups an SM holds).
 #pragma unroll
-    for (int c = 0; c < 3; ++c) {
+    for (int j = 0; j < 2; ++j) {
+        // Input words: rows g (chunk s's row 8 + g) and g + 8 (chunk s + 1's row g).
+        const uint2 w0 = *(__local const uint2*)(cur + (8 + g) * GM_P + 8 + 2 * t + 8 * j);
+        const uint2 w1 = *(__local const uint2*)(nxt + g * GM_P + 8 + 2 * t + 8 * j);
+        uint4 o = (uint4)(w0.x, w0.y, w1.x, w1.y);  // alpha stays; R, G, B replaced below
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {
-            const float4 u = gm_mma(a0, (gm_b_t)(hc[4 * c + j], hc[4 * c + 2 + j]),
-                                    (float4)(0.0f), sc, lane);
-            d[c][j] = gm_mma(a1, (gm_b_t)(hn[4 * c + j], hn[4 * c + 2 + j]), u, sc, lane);
+        for (int c = 0; c < 3; ++c) {
+            const float4 st = gm_start(o, m, (uint)c);  // o's byte c is still the input's
+            const float4 u = gm_mma(a0, (gm_b_t)(hc[4 * c + 2 * j], hc[4 * c + 2 * j + 1]), st,
+                                    sc, lane);
+            const float4 d = gm_mma(a1, (gm_b_t)(hn[4 * c + 2 * j], hn[4 * c + 2 * j + 1]), u,
+                                    sc, lane);
+            const uint4 l = gm_level(d, st, amount);  // levels in the low bytes
+            // Byte c of each word from the level's low byte (selectors 0x3214, 0x3240, 0x3410).
+            const uint sel = c == 0 ? 0x3214u : c == 1 ? 0x3240u : 0x3410u;
+            o = (uint4)(vfx_prmt(o.x, l.x, sel), vfx_prmt(o.y, l.y, sel), vfx_prmt(o.z, l.z, sel),
+                        vfx_prmt(o.w, l.w, sel));
         }
-    }
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-        const int y = oy + g + 8 * r;
-        __local const uint* in = (r ? nxt + g * GM_P : cur + (8 + g) * GM_P) + 8 + 2 * t;
-#pragma unroll
-        for (int j = 0; j < 2; ++j) {
-            const int x = x0 + 8 * j + 2 * t;
-            const uint2 w = *(__local const uint2*)(in + 8 * j);
-            const float4 rr = d[0][j];
-            const float4 gg = d[1][j];
-            const float4 bb = d[2][j];
-            const uint o0 = r ? gm_out(w.x, rr.z, gg.z, bb.z, amount, m)
-                              : gm_out(w.x, rr.x, gg.x, bb.x, amount, m);
-            const uint o1 = r ? gm_out(w.y, rr.w, gg.w, bb.w, amount, m)
-                              : gm_out(w.y, rr.y, gg.y, bb.y, amount, m);
-            if (y < height) {
-                __global uint* o =
-                    (__global uint*)(dst + (size_t)y * (size_t)dst_pitch + (size_t)x * 4);
-                if (x + 1 < width)
-                    *(__global uint2*)o = (uint2)(o0, o1);
-                else if (x < width)
-                    o[0] = o0;
-            }
+        const int x = x0 + 8 * j + 2 * t;
+        if (x + 1 < width) {
+            if (y < height) *(__global uint2*)(row0 + 32 * j) = o.xy;
+            if (y + 8 < height) *(__global uint2*)(row1 + 32 * j) = o.zw;
+        } else if (x < width) {
+            if (y < height) *(__global uint*)(row0 + 32 * j) = o.x;
+            if (y + 8 < height) *(__global uint*)(row1 + 32 * j) = o.z;
         }
     }
 }
@@ -450,6 +481,7 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height, float16 wh, float16 wv) {
     __local uint tile[GM_SLOTS * 16 * GM_P] __attribute__((aligned(16)));  // the ring
+    __local gm_h2 pt[GM_PT];                                               // the taps
 #if GM_HW
     __local float* sc = 0;
 #else
@@ -465,10 +497,8 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     if (sy >= height) return;                         // the whole group
     const bool inside = gx >= 8 && gx + GM_W + 8 <= width;  // the tile's columns
     // Constants in registers (see RM): the halves' exponent bytes; unsharp's 2^15.
-    const uint k = 0x64646464u | ((uint)get_num_groups(0) >> 31);
+    const uint k = 0x44444444u | ((uint)get_num_groups(0) >> 31);
     const uint m = 0x47000000u | ((uint)get_num_groups(0) >> 31);
-    const gm_a_t a0 = gm_taps(wh, lane, 0);
-    const gm_a_t a1 = gm_taps(wh, lane, 1);
     const int x0 = gx + 16 * warp;              // this warp's first output column
     __local const uint* wt = tile + 16 * warp;  // this warp's window in the ring's rows
     const gm_share_t sh = gm_share(warp * 32 + lane);
@@ -479,10 +509,13 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     gm_h2 hc[12];  // H of chunk s (gm_horizontal's layout)
     gm_h2 hn[12];  // H of chunk s + 1
     uint4 pf[GM_NPF];
+    gm_put_taps(wh, warp * 32 + lane, pt);
     gm_fetch(src, src_pitch, width, height, gx, sy - 8, inside, &sh, pf);
     gm_put(tile, &sh, pf);
     gm_fetch(src, src_pitch, width, height, gx, sy + 8, inside, &sh, pf);
     barrier(CLK_LOCAL_MEM_FENCE);
+    const gm_a_t a0 = gm_taps(pt, lane, 0);
+    const gm_a_t a1 = gm_taps(pt, lane, 1);
     gm_horizontal(tile, warp, lane, a0, a1, k, sc, hc);
     int cur = 0;  // ring slot of chunk s
     for (int s = 0; s < nsteps; ++s) {
@@ -500,6 +533,7 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
         cur = nxt;
     }
 }
+
 #elif defined(LM) && LM == 2
 // Streaming local-memory version (-DLM=2 -DLX=.. -DLY=.. -DPY=.. -DNCH=.. [-DQX=..] [-DC3=1];
 // work-group LX x LY, per_item 4 x PY NCH). The group walks down a strip 4 LX columns wide and LY

@@ -148,10 +148,11 @@ std::vector<KernelVariant> gaussian_variants() {
             // (16 MW / 32, 16 NS / MW). The first runs everywhere (without the instruction,
             // each product goes through __local: slow, but the tests check it on every
             // device, and its 2-step strips walk the ring through all its slots on small
-            // frames); the others only where the hardware has it (GS_TC=1). H100, tuner:
-            // 4K 0.0369-0.0376 ms (MW 4 or 2, NS 9), 1080p 0.0123-0.0127 (NS 5); strips of 11
-            // and 15 steps, cp.async copies and every other strip walked upwards were slower or
-            // no faster (benchmarks/2026-11-26-h100/experiments).
+            // frames); the others only where the hardware has it (GS_TC=1). H100, tuner, 4K:
+            // Gaussian 0.0342-0.0345 ms (MW 4, NS 9), unsharp 0.0339-0.0346 (MW 4, NS 7);
+            // strips of 11 and 15 steps, cp.async or bulk copies, persistent groups sharing the
+            // frame out evenly and every other strip walked upwards were slower or no faster
+            // (benchmarks/2026-11-26-h100/experiments, benchmarks/2026-11-26-h100-s2).
             {"-DMMA=1 -DMW=2 -DNS=2", {32, 2}, {1, 16}, rgba8_only},
             {"-DMMA=1 -DMW=4 -DNS=9", {32, 4}, {2, 36}, rgba8_tc},
             {"-DMMA=1 -DMW=4 -DNS=5", {32, 4}, {2, 20}, rgba8_tc},
