@@ -145,8 +145,9 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if defined(MMA) && MMA
 // ---- Tensor-core version (-DMMA=1 -DMW=warps -DNS=steps; RGBA8, work-group 32 x MW) ----
 // Both passes as matrix products on NVIDIA's tensor cores (PTX mma.sync m16n8k16: f16 inputs,
-// f32 sums), exact: every product and partial sum of the fixed-point definition (see GS_FX)
-// is a float with at most 24 significant bits, so the hardware's sums, whatever their order
+// f32 sums), exact: every product and partial sum of the fixed-point definition (see GS_FX), in
+// the shifted and scaled form the products compute it (pixels as 4 + x / 256, below), is a
+// float with at most 24 significant bits, so the hardware's sums, whatever their order
 // and internal rounding, are the exact values the other candidates compute one multiply-add
 // at a time. Per warp, 16 output columns; the group's MW warps side by side, 16 MW columns,
 // walking down a strip of NS steps of 16 output rows.
@@ -166,15 +167,17 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 //    chunks of 16 rows (chunk j: rows sy - 8 + 16 j), a ring of three (below); output rows
 //    16 s .. 16 s + 15 of the strip need H of chunks s and s + 1, and their own input pixels
 //    (alpha, unsharp's input) from the last 8 rows of chunk s and the first 8 of chunk s + 1.
-//  - Output: each work-item holds R, G, B of 2 x 2 pixel pairs; 8-byte stores (a warp writes
+//  - Output: each work-item makes 2 x 2 pixel pairs, a column half and a channel at a time
+//    (rows g and g + 8, columns 2t, 2t + 1 and 8 + 2t, 9 + 2t); 8-byte stores (a warp writes
 //    8 rows x 32 bytes per store: whole sectors).
 // H100, 4K: Gaussian (radius 6) 0.034-0.035 ms, unsharp (radius 3) 0.034-0.035, against 0.051
 // and 0.042 for the best float candidates. The kernel is bound by its instructions more than by
 // memory: with no arithmetic (the output a copy of the ring's input) the same loads, ring and
 // stores take 0.0277 ms, 95 % of a copy. So every instruction of the step counts: no per-lane
 // tap selection (a table, gm_put_taps), no register copies around the products (operands that
-// are whole register tuples), the unsharp's input level in the products' start value. About
-// 120-128 registers: 16 warps per SM.
+// are whole register tuples), the unsharp's input level in the products' start value. The
+// Gaussian's program holds 117 registers (16 warps per SM), the unsharp's 96 (20 warps: ptxas on
+// the driver's PTX).
 // Devices without the instruction (GS_TC=0: PoCL, older GPUs) run the same code with each
 // product done by the warp's 32 work-items through __local (gm_mma below), slowly: the tests
 // run it on every device (one candidate is offered everywhere; the tuner drops it).
@@ -277,8 +280,8 @@ inline float4 gm_mma(gm_a_t a, gm_b_t b, float4 c, __local float* sc, int lane) 
 
 inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
     (void)k;
-    const float4 p0 = fma(convert_float4(pixw_channels(w0)), 0.00390625f, 4.0f);
-    const float4 p1 = fma(convert_float4(pixw_channels(w1)), 0.00390625f, 4.0f);
+    const float4 p0 = convert_float4(pixw_channels(w0)) * 0.00390625f + 4.0f;  // exact
+    const float4 p1 = convert_float4(pixw_channels(w1)) * 0.00390625f + 4.0f;
     *r = (float2)(p0.x, p1.x);
     *g = (float2)(p0.y, p1.y);
     *b = (float2)(p0.z, p1.z);
@@ -295,9 +298,9 @@ inline float gm_tap(float16 w, int d) {
 // i < 48, written by the group's work-items (each lane's 16 taps would otherwise each take a
 // chain of branches over the float16's components: about 450 instructions per warp, an eighth
 // of the 4K Gaussian's; the table made it 7 % faster on the H100). It is there twice
-// (pt[i + 48] = pt[i]): an
-// operand's fourth register equals its first, and read from the same address the compiler
-// keeps one register for both, then copies the four into a fresh quad before every product.
+// (pt[i + 48] = pt[i]): an operand's fourth register equals its first, and read from the same
+// address the compiler keeps one register for both, then copies the four into a fresh quad
+// before every product.
 #define GM_PT 96
 inline void gm_put_taps(float16 w, int lid, __local gm_h2* pt) {
     for (int i = lid; i < GM_PT; i += 32 * MW)
@@ -306,7 +309,8 @@ inline void gm_put_taps(float16 w, int lid, __local gm_h2* pt) {
 
 // This work-item's A operand for window half c (columns 16 c .. 16 c + 15): element (m, k) is
 // the tap at distance k + 16 c - 8 - m; rows g, g + 8 and columns 2t, 2t + 1, 2t + 8, 2t + 9
-// are pairs at distances d, d - 8, d + 8 and d (d = 16 c + 2t - 8 - g: -23 .. 22).
+// are pairs at distances d, d - 8, d + 8 and d (d = 16 c + 2t - 8 - g: -15 .. 14; the pairs
+// start at -23 .. 22).
 inline gm_a_t gm_taps(__local const gm_h2* pt, int lane, int c) {
     const int i = 16 + 16 * c + 2 * (lane & 3) - (lane >> 2);
     return (gm_a_t)(pt[i], pt[i - 8], pt[i + 8], pt[i + 48]);
@@ -399,11 +403,11 @@ inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a
 
 // The vertical sums start at C and give D = C + v / 256 (v the blur in levels). Gaussian: C = 0,
 // and D + 2^15 leaves the level nearest v (ties to even) in the low bits. UNSHARP (amount a):
-// C = -x / 256, x the input level (its float 2^15 + x / 256 made by one byte permute with
-// m = 0x47000000, minus 2^15: exact), so D = (v - x) / 256 exactly, and the result in units of
-// 256 levels is fma(a, x / 256 - v / 256, x / 256), saturated to [0, 1] (vfx_fma_sat), the same
-// multiply-add as the float candidates' (x / 256 - v / 256 is exact there too); + 2^15 leaves
-// the level in the low bits, capped at 255 (see GS_MAGIC).
+// C = 2^15 - (2^15 + x / 256) = -x / 256 exactly, x the input level (the float 2^15 + x / 256
+// made by one byte permute with m = 0x47000000), so D = (v - x) / 256 exactly, and the result in
+// units of 256 levels is fma(a, x / 256 - v / 256, x / 256), saturated to [0, 1] (vfx_fma_sat),
+// the same multiply-add as the float candidates' (x / 256 - v / 256 is exact there too); + 2^15
+// leaves the level in the low bits, capped at 255 (see GS_MAGIC).
 inline float4 gm_start(uint4 w, uint m, uint c) {
 #if UNSHARP
     return 32768.0f - (float4)(as_float(vfx_prmt(w.x, m, 0x7650u | c)),
