@@ -303,9 +303,7 @@ public:
             taps_[0].s[d] = static_cast<cl_float>(q12[static_cast<size_t>(d)]) / 4096.0f;
             taps_[1].s[d] = static_cast<cl_float>(taps[static_cast<size_t>(radius_ + d)]);
         }
-        for (cl_float16& t : taps_)
-            t.s[15] = 0.0f;
-        amount_ = taps_;
+        amount_ = taps_;  // component 15 of taps_ stays 0
         for (cl_float16& t : amount_)
             t.s[15] = unsharp ? static_cast<cl_float>(amount) : 0.0f;
     }
