@@ -7,12 +7,14 @@
 // then stored rounded to nearest even and saturated. All three steps are affine and each keeps
 // grey (R = G = B) on the grey axis, so the host folds them into out = A v + b with one offset
 // b = 0.5 - 0.5 C + B for every channel; here in pixel units: row_i = (A_i0, A_i1, A_i2, b*max).
+// Each row as a chain of fused multiply-adds (correctly rounded on every device, so the same
+// frames everywhere; a third of the instructions of separate multiplies and adds).
 // A point-wise operation (see engine/compute/pointwise.hpp).
 inline float4 color_rgba(float4 v, int x, int y, float4 row_r, float4 row_g, float4 row_b) {
     float4 o;
-    o.x = row_r.x * v.x + row_r.y * v.y + row_r.z * v.z + row_r.w;
-    o.y = row_g.x * v.x + row_g.y * v.y + row_g.z * v.z + row_g.w;
-    o.z = row_b.x * v.x + row_b.y * v.y + row_b.z * v.z + row_b.w;
+    o.x = fma(row_r.x, v.x, fma(row_r.y, v.y, fma(row_r.z, v.z, row_r.w)));
+    o.y = fma(row_g.x, v.x, fma(row_g.y, v.y, fma(row_g.z, v.z, row_g.w)));
+    o.z = fma(row_b.x, v.x, fma(row_b.y, v.y, fma(row_b.z, v.z, row_b.w)));
     o.w = 0.0f;
     return o;
 }

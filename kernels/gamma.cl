@@ -4,10 +4,11 @@
 // stored value (rounded to nearest even, saturated) of the curve of each value, in the working
 // depth's type (computed in double precision by the host, see engine/compute/filters_isp.cpp).
 // A mosaic: every sample; RGBA: R, G, B (alpha copied). A point-wise operation
-// (engine/compute/pointwise.hpp): v holds stored values, whole numbers in 0..PIX_MAX.
-inline float4 gamma_rgba(float4 v, int x, int y, __global const mono_t* table) {
-    return (float4)((float)table[(int)v.x], (float)table[(int)v.y], (float)table[(int)v.z], 0.0f);
+// (engine/compute/pointwise.hpp) that takes the stored values as they are (its table's
+// indices) and gives stored values (exact).
+inline float4 gamma_rgba(pix_t q, int x, int y, __global const mono_t* table) {
+    return (float4)((float)table[q.x], (float)table[q.y], (float)table[q.z], 0.0f);
 }
-inline float gamma_mono(float v, int x, int y, __global const mono_t* table) {
-    return (float)table[(int)v];
+inline float gamma_mono(mono_t q, int x, int y, __global const mono_t* table) {
+    return (float)table[q];
 }

@@ -73,6 +73,20 @@ TEST(PointwiseFusion, MosaicRunEqualsFiltersOneByOne) {
             expect_fused_equals_unfused(*c, kMosaicRun, w, h, 3);
 }
 
+// Gamma takes stored values and gives stored values (no rounding after it in a fused run):
+// first in the run, twice in a row, and followed by an op on floats.
+constexpr const char* kTableRun = "gamma=curve=srgb,gamma=value=1.8,sepia";
+constexpr const char* kMosaicTableRun = "gamma=value=2.2,gamma=curve=srgb,wb=r=1.5";
+
+TEST(PointwiseFusion, TableLookupsFirstAndBackToBack) {
+    VFX_REQUIRE_CL();
+    for (auto [w, h] : {std::pair{67, 29}, {3, 2}})
+        for (const SourceCase* c : {&kRgba8, &kRgba16})
+            expect_fused_equals_unfused(*c, kTableRun, w, h, 3);
+    for (const SourceCase* c : {&kGray8, &kGray16})
+        expect_fused_equals_unfused(*c, kMosaicTableRun, 33, 5, 3);
+}
+
 TEST(PointwiseFusion, OnlyAdjacentPointwiseFiltersFuse) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();
@@ -140,17 +154,19 @@ TEST(PointwiseFusion, EveryVariantGivesTheSameFrame) {
             std::mt19937 rng(w + h);
             for (auto& v : in)
                 v = static_cast<uint8_t>(rng());
-            const std::string chain = is_mono(f) ? kMosaicRun : kColourRun;
-            const std::vector<uint8_t> reference = run_stages(chain, g, in, false);
-            for (const std::string& label : labels) {
-                cl.tuner().force(label);
-                std::string chosen;
-                const std::vector<uint8_t> got = run_stages(chain, g, in, true, &chosen);
-                EXPECT_EQ(chosen, label);
-                EXPECT_TRUE(got == reference)
-                    << to_string(f) << " " << w << "x" << h << " variant " << label;
+            for (const char* chain : is_mono(f) ? std::vector{kMosaicRun, kMosaicTableRun}
+                                                : std::vector{kColourRun, kTableRun}) {
+                const std::vector<uint8_t> reference = run_stages(chain, g, in, false);
+                for (const std::string& label : labels) {
+                    cl.tuner().force(label);
+                    std::string chosen;
+                    const std::vector<uint8_t> got = run_stages(chain, g, in, true, &chosen);
+                    EXPECT_EQ(chosen, label);
+                    EXPECT_TRUE(got == reference) << to_string(f) << " " << w << "x" << h
+                                                  << " variant " << label << " " << chain;
+                }
+                cl.tuner().force("");
             }
-            cl.tuner().force("");
         }
     }
 }

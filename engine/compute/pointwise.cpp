@@ -44,6 +44,18 @@ typedef uchar16 elem16_t;
 typedef uchar4 mono4_t;
 #endif
 
+// A stored value back to float between ops: convert_float4(q) with the float bit trick (the
+// value's bits under the exponent of 2^23, minus 2^23; exact for 0..PIX_MAX), which NVIDIA runs
+// on the full-rate pipes, where its conversion of a just-saturated byte or half word is an I2F,
+// a quarter-rate instruction (with the float-to-int conversions of a table's index, a quarter of
+// a fused run's time before these).
+inline float vfx_unpack_mono(mono_t q) {
+    return as_float(convert_uint(q) | 0x4B000000u) - 8388608.0f;
+}
+inline float4 vfx_unpack(pix_t q) {
+    return as_float4(convert_uint4(q) | (uint4)(0x4B000000u)) - 8388608.0f;
+}
+
 inline unit_t vfx_apply(unit_t p, int x, int y PARAMS) {
 #if MONO
     float v = (float)p;
@@ -67,7 +79,7 @@ inline float4 vfx_round(float4 v) {
 #if QW == 2
     return (fmin(fmax(v, (float4)(0.0f)), (float4)(PIX_MAX)) + 8388608.0f) - 8388608.0f;
 #else
-    return convert_float4(convert_pix_sat_rte(v));
+    return vfx_unpack(convert_pix_sat_rte(v));
 #endif
 }
 
@@ -152,17 +164,33 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
             args += fmt::format(", a{}_{}", i, k);
             call_args += fmt::format(", a{}_{}", i, k);
         }
-        // Each step reads the previous step's stored value, as a separate filter would.
-        if (i > 0) {
-            rgba += "    v = convert_float4(q);\n";
-            rgbaw += "    v = vfx_round(v);\n";
-            monos += "    v = (float)q;\n";
+        // Each step reads the previous step's stored value, as a separate filter would: q
+        // holds it after an op that is not exact (and before the first), v after one that is.
+        const bool after_exact = i > 0 && ops_[i - 1].exact;
+        if (op.stored_input) {
+            if (after_exact) {
+                rgba += "    q = convert_pix_sat_rte(v);\n";
+                monos += "    q = convert_mono_sat_rte(v);\n";
+            }
+            rgba += fmt::format("    v = {}_rgba(q, x, y{});\n", op.name, call_args);
+            monos += fmt::format("    v = {}_mono(q, x, y{});\n", op.name, call_args);
+            // The word form holds rounded floats: back to stored values (exact).
+            rgbaw += fmt::format("    v = {}_rgba(convert_pix_sat_rte(v), x, y{});\n", op.name,
+                                 call_args);
+        } else {
+            if (i > 0 && !after_exact) {
+                rgba += "    v = vfx_unpack(q);\n";
+                monos += "    v = vfx_unpack_mono(q);\n";
+            }
+            rgba += fmt::format("    v = {}_rgba(v, x, y{});\n", op.name, call_args);
+            monos += fmt::format("    v = {}_mono(v, x, y{});\n", op.name, call_args);
+            rgbaw += fmt::format("    v = {}_rgba(v, x, y{});\n", op.name, call_args);
         }
-        rgba += fmt::format("    v = {}_rgba(v, x, y{});\n    q = convert_pix_sat_rte(v);\n",
-                            op.name, call_args);
-        rgbaw += fmt::format("    v = {}_rgba(v, x, y{});\n", op.name, call_args);
-        monos += fmt::format("    v = {}_mono(v, x, y{});\n    q = convert_mono_sat_rte(v);\n",
-                             op.name, call_args);
+        if (!op.exact || i + 1 == ops_.size()) {
+            rgba += "    q = convert_pix_sat_rte(v);\n";
+            monos += "    q = convert_mono_sat_rte(v);\n";
+            if (i + 1 < ops_.size()) rgbaw += "    v = vfx_round(v);\n";
+        }
     }
     std::string body = kKernelTemplate;
     replace_all(body, "RGBA_STEPS", mono ? std::string("    v = v;") : rgba);
