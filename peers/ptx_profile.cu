@@ -179,8 +179,13 @@ int main(int argc, char** argv) {
             die("PTX_PROFILE_PTXAS=%s: expected sm_NN", arch);
         const std::string base = "/tmp/ptx_profile_" + std::to_string(getpid());
         std::ofstream(base + ".ptx") << ptx;
-        const std::string cmd =
-            "ptxas -arch=" + std::string(arch) + " " + base + ".ptx -o " + base + ".cubin";
+        // PTX_PROFILE_PTXAS_OPTS: more ptxas options (e.g. --maxrregcount=32, -v), checked
+        // against a plain character set since they reach a shell.
+        const char* more = std::getenv("PTX_PROFILE_PTXAS_OPTS");
+        if (more && !std::regex_match(more, std::regex("[-A-Za-z0-9_= ]*")))
+            die("PTX_PROFILE_PTXAS_OPTS=%s: unexpected characters", more);
+        const std::string cmd = "ptxas -arch=" + std::string(arch) + " " + (more ? more : "") +
+                                " " + base + ".ptx -o " + base + ".cubin";
         const int rc = std::system(cmd.c_str());
         std::remove((base + ".ptx").c_str());
         if (rc != 0) die("%s failed", cmd.c_str());

@@ -3,8 +3,9 @@
 # named filters at 4K with every program dumped as PTX (VFX_DUMP_BINARIES); each chosen
 # program's kernel is then run through the CUDA driver API (peers/ptx_profile.cu, built here
 # with nvcc) under Nsight Compute, which does not profile OpenCL itself. Only kernels whose
-# arguments the script knows are profiled (box_strip, gaussian_strip); others are listed.
-#   source .devpack/env.sh && bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
+# arguments the script knows are profiled (box_strip, gaussian_strip, demosaic, the bench's fused
+# point-wise run); others are listed.
+#   source .devpack/env.sh && [REGCAPS="32 24"] bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
 # Results under $OUT: profile.tar.gz holding kernels.txt (the bench table), tuned.txt, and per kernel
 # <name>.time.txt (ptx_profile's own median, to compare with the bench), <name>.ncu.txt and
 # <name>.stalls.txt (stall reasons), all in profile.tar.gz too.
@@ -57,6 +58,14 @@ while IFS= read -r line; do
     gaussian_strip)
       unsharp=$(grep -oE -- '-DUNSHARP=[01]' <<<"$base" | cut -d= -f2)
       args="in,i:$P,out,i:$P,i:$W,i:$H,$(taps "$radius" "$unsharp")" ;;
+    demosaic)  # a mono mosaic in (pitch W), RGBA out
+      args="in,i:$W,out,i:$P,i:$W,i:$H" ;;
+    pointwise)
+      # The bench's fused run (kPointwiseRun): colour rows, the gamma table (random bytes:
+      # random table values, the same gather pattern), ccm rows; sepia has none.
+      [[ "$file" == pointwise-* ]] || continue
+      args="in,i:$P,out,i:$P,i:$W,i:$H,v:1.21;-0.13;-0.08;0,v:-0.04;1.12;-0.08;0,v:-0.04;-0.13;1.17;0"
+      args+=",in,v:1.2;-0.1;-0.1;0,v:-0.05;1.1;-0.05;0,v:0;-0.2;1.2;0" ;;
     *) echo "== $file:$kernel: arguments not known to this script, skipped"; continue ;;
   esac
   txt=$(grep -lxF -- "$file" "$VFX_DUMP_BINARIES"/*.txt | while read -r t; do
@@ -69,6 +78,13 @@ while IFS= read -r line; do
   echo "== $name: $opts ${lx}x${ly} grid ${gx}x${gy}"
   "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" \
     < /dev/null | tee "$out/$name.time.txt"
+  # REGCAPS="32 24": the same PTX again with ptxas capped at each register count (timing only).
+  for cap in ${REGCAPS:-}; do
+    echo "-- --maxrregcount=$cap: $(PTX_PROFILE_PTXAS_OPTS="--maxrregcount=$cap -v" "$work/ptx_profile" \
+      "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" < /dev/null 2>&1 |
+      grep -E 'Used|median' | sed -E 's/.*(Used [0-9]+ registers).*/\1/; s/.*(median.*)/\1/' |
+      tr '\n' ' ')"
+  done | tee -a "$out/$name.time.txt"
   cp "$ptx" "$out/$name.ptx"
   PTX_PROFILE_KEEP="$out/$name.adapted.ptx" "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" --runs 1 --warmup 0 > /dev/null < /dev/null
   ncu --clock-control none --set "$set_name" --import-source no -k "$kernel" --launch-skip 3 \
