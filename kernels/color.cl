@@ -7,8 +7,8 @@
 // then stored rounded to nearest even and saturated. All three steps are affine and each keeps
 // grey (R = G = B) on the grey axis, so the host folds them into out = A v + b with one offset
 // b = 0.5 - 0.5 C + B for every channel; here in pixel units: row_i = (A_i0, A_i1, A_i2, b*max).
-// Each row as a chain of fused multiply-adds (correctly rounded on every device, so the same
-// frames everywhere; a third of the instructions of separate multiplies and adds).
+// Each row as a chain of fused multiply-adds (each one rounded once, as IEEE fma is on every
+// device, so the same frames everywhere; half the instructions of separate multiplies and adds).
 // A point-wise operation (see engine/compute/pointwise.hpp).
 inline float4 color_rgba(float4 v, int x, int y, float4 row_r, float4 row_g, float4 row_b) {
     float4 o;

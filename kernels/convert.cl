@@ -34,6 +34,16 @@ inline float sample_at(__global const uchar* src, uint off, int pitch, int y, in
 #define PX 1  // pixels per work-item along x (1, 2 or 4): the tuner chooses
 #endif
 
+// One pixel of Y, U, V sample values (sample_at's) in the working format.
+inline pix_t yuv_to_pix(float Y, float U, float V, float yoff, float yscale, float coff,
+                        float cscale, float rv, float gu, float gv, float bu) {
+    const float yy = (Y - yoff) * yscale;
+    const float cb = (U - coff) * cscale;
+    const float cr = (V - coff) * cscale;
+    const float3 rgb = (float3)(yy + rv * cr, yy + gu * cb + gv * cr, yy + bu * cb);
+    return unorm_to_pix((float4)(clamp(rgb, 0.0f, 1.0f), 1.0f));
+}
+
 // Pixel (x, y) in the working format.
 inline pix_t convert_one(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
                          uint off2, int pitch2, int x, int y, int shift, float yoff,
@@ -43,10 +53,10 @@ inline pix_t convert_one(__global const uchar* src, uint off0, int pitch0, uint 
     const float r = (sample_at(src, off0, pitch0, y, 4 * x + 0, shift) - yoff) * yscale;
     const float g = (sample_at(src, off0, pitch0, y, 4 * x + 1, shift) - yoff) * yscale;
     const float b = (sample_at(src, off0, pitch0, y, 4 * x + 2, shift) - yoff) * yscale;
-    float3 rgb = (float3)(r, g, b);
+    const float3 rgb = (float3)(r, g, b);
 #elif LAYOUT == 4  // gray: full-range single channel
     const float l = (sample_at(src, off0, pitch0, y, x, shift) - yoff) * yscale;
-    float3 rgb = (float3)(l, l, l);
+    const float3 rgb = (float3)(l, l, l);
 #else
 #if LAYOUT == 0  // yuv_planar
     const int cx = x >> CW;
@@ -68,14 +78,56 @@ inline pix_t convert_one(__global const uchar* src, uint off0, int pitch0, uint 
 #else
 #error "unknown LAYOUT"
 #endif
-    const float yy = (Y - yoff) * yscale;
-    const float cb = (U - coff) * cscale;
-    const float cr = (V - coff) * cscale;
-    float3 rgb = (float3)(yy + rv * cr, yy + gu * cb + gv * cr, yy + bu * cb);
+    return yuv_to_pix(Y, U, V, yoff, yscale, coff, cscale, rv, gu, gv, bu);
 #endif
-    rgb = clamp(rgb, 0.0f, 1.0f);
-    return unorm_to_pix((float4)(rgb, 1.0f));
+#if LAYOUT == 3 || LAYOUT == 4
+    return unorm_to_pix((float4)(clamp(rgb, 0.0f, 1.0f), 1.0f));
+#endif
 }
+
+// The pixels x0 .. x0 + 3 of an 8-bit 4:2:x frame (planar or semi-planar, chroma halved along x)
+// from one 4-byte load of Y and one 4-byte (semi-planar: U0 V0 U1 V1) or two 2-byte (planar)
+// loads of chroma, where every row address is aligned for them (planes lie at any byte offset
+// and pitch: checked per row, one branch for the work-group). Against the sample-at-a-time
+// path: 2 or 3 loads instead of up to 12, the chroma of a pair converted once, the same
+// arithmetic (yuv_to_pix), so the same pixels. Returns false where it does not apply.
+#define CV_VEC (PX == 4 && !SRC16 && (LAYOUT == 0 || LAYOUT == 1) && CW == 1)
+#if CV_VEC
+inline bool convert_quad(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
+                         uint off2, int pitch2, int x0, int y, int shift, float yoff, float yscale,
+                         float coff, float cscale, float rv, float gu, float gv, float bu,
+                         __global pix_t* out) {
+    const int cy = y >> CH;
+    const size_t yrow = (size_t)off0 + (size_t)y * (size_t)pitch0 + (size_t)x0;
+#if LAYOUT == 1
+    const size_t crow = (size_t)off1 + (size_t)cy * (size_t)pitch1 + (size_t)x0;  // 2 (x0 / 2)
+    if ((yrow | crow) & 3) return false;
+    const uchar4 c = *(__global const uchar4*)(src + crow);
+    const uchar2 u = c.s02, v = c.s13;
+#else
+    const size_t urow = (size_t)off1 + (size_t)cy * (size_t)pitch1 + (size_t)(x0 >> 1);
+    const size_t vrow = (size_t)off2 + (size_t)cy * (size_t)pitch2 + (size_t)(x0 >> 1);
+    if ((yrow & 3) | ((urow | vrow) & 1)) return false;
+    const uchar2 u = *(__global const uchar2*)(src + urow);
+    const uchar2 v = *(__global const uchar2*)(src + vrow);
+#endif
+    const uchar4 l = *(__global const uchar4*)(src + yrow);
+    // sample_at's value of each sample: (uint)sample >> shift, as float.
+#define CV_S(b) ((float)((uint)(b) >> shift))
+    const float U0 = CV_S(u.x), V0 = CV_S(v.x), U1 = CV_S(u.y), V1 = CV_S(v.y);
+    const pix_t p0 = yuv_to_pix(CV_S(l.x), U0, V0, yoff, yscale, coff, cscale, rv, gu, gv, bu);
+    const pix_t p1 = yuv_to_pix(CV_S(l.y), U0, V0, yoff, yscale, coff, cscale, rv, gu, gv, bu);
+    const pix_t p2 = yuv_to_pix(CV_S(l.z), U1, V1, yoff, yscale, coff, cscale, rv, gu, gv, bu);
+    const pix_t p3 = yuv_to_pix(CV_S(l.w), U1, V1, yoff, yscale, coff, cscale, rv, gu, gv, bu);
+#undef CV_S
+#if WORK16
+    *(__global ushort16*)out = (ushort16)(p0, p1, p2, p3);
+#else
+    *(__global uchar16*)out = (uchar16)(p0, p1, p2, p3);
+#endif
+    return true;
+}
+#endif
 
 // PX pixels per work-item; a whole group of PX is stored with one aligned vector store (x0 is
 // a multiple of PX and rows start 256-byte aligned).
@@ -92,6 +144,11 @@ __kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off
     __global pix_t* row = (__global pix_t*)(dst + (size_t)y * (size_t)dst_pitch);
 #if PX == 4
     if (x0 + 4 <= width) {
+#if CV_VEC
+        if (convert_quad(src, off0, pitch0, off1, pitch1, off2, pitch2, x0, y, shift, yoff,
+                         yscale, coff, cscale, rv, gu, gv, bu, row + x0))
+            return;
+#endif
 #if WORK16
         *(__global ushort16*)(row + x0) = (ushort16)(ONE(x0), ONE(x0 + 1), ONE(x0 + 2), ONE(x0 + 3));
 #else

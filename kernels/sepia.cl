@@ -2,8 +2,8 @@
 //   R' = 0.393 R + 0.769 G + 0.189 B
 //   G' = 0.349 R + 0.686 G + 0.168 B
 //   B' = 0.272 R + 0.534 G + 0.131 B
-// Each row a chain of fused multiply-adds (correctly rounded on every device). Alpha passed
-// through. A point-wise operation (engine/compute/pointwise.hpp).
+// Each row a chain of fused multiply-adds (each rounded once, the same on every device). Alpha
+// passed through. A point-wise operation (engine/compute/pointwise.hpp).
 inline float4 sepia_rgba(float4 v, int x, int y) {
     float4 o;
     o.x = fma(0.393f, v.x, fma(0.769f, v.y, 0.189f * v.z));

@@ -74,15 +74,15 @@ TEST(PointwiseFusion, MosaicRunEqualsFiltersOneByOne) {
 }
 
 // Gamma takes stored values and gives stored values (no rounding after it in a fused run):
-// first in the run, twice in a row, and followed by an op on floats.
-constexpr const char* kTableRun = "gamma=curve=srgb,gamma=value=1.8,sepia";
+// first in the run, twice in a row, followed by an op on floats, and last after one.
+constexpr const char* kTableRun = "gamma=curve=srgb,gamma=value=1.8,sepia,gamma=value=2.2";
 constexpr const char* kMosaicTableRun = "gamma=value=2.2,gamma=curve=srgb,wb=r=1.5";
 
 TEST(PointwiseFusion, TableLookupsFirstAndBackToBack) {
     VFX_REQUIRE_CL();
     for (auto [w, h] : {std::pair{67, 29}, {3, 2}})
         for (const SourceCase* c : {&kRgba8, &kRgba16})
-            expect_fused_equals_unfused(*c, kTableRun, w, h, 3);
+            expect_fused_equals_unfused(*c, kTableRun, w, h, 4);
     for (const SourceCase* c : {&kGray8, &kGray16})
         expect_fused_equals_unfused(*c, kMosaicTableRun, 33, 5, 3);
 }

@@ -189,7 +189,9 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
         if (!op.exact || i + 1 == ops_.size()) {
             rgba += "    q = convert_pix_sat_rte(v);\n";
             monos += "    q = convert_mono_sat_rte(v);\n";
-            if (i + 1 < ops_.size()) rgbaw += "    v = vfx_round(v);\n";
+            // (Before an op taking stored values its own conversion rounds: no second one.)
+            if (i + 1 < ops_.size() && !ops_[i + 1].stored_input)
+                rgbaw += "    v = vfx_round(v);\n";
         }
     }
     std::string body = kKernelTemplate;

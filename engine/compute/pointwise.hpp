@@ -8,12 +8,13 @@
 //   float4 NAME_rgba(pix_t q, int x, int y, ARGS...)    float NAME_mono(mono_t q, ...)
 // and the kernel that runs them is generated at run time: one work-item loads PX pixels (vector
 // loads), applies every operation of the run in order, and stores them (vector stores). A run
-// of N adjacent point-wise filters in a chain becomes one such kernel (see fuse_chain), so the
+// of N adjacent point-wise filters in a chain becomes one such kernel (see make_stages), so the
 // frame is read and written once instead of N times.
 //
 // Between two operations of a fused run each value is rounded and saturated to the working
-// format exactly as a separate filter would store it, so a fused run computes the same pixels,
-// bit for bit, as its filters run one by one.
+// format exactly as a separate filter would store it (after an `exact` operation, whose results
+// are stored values already, there is nothing to round), so a fused run computes the same
+// pixels, bit for bit, as its filters run one by one.
 #include <functional>
 #include <memory>
 #include <string>

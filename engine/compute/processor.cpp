@@ -329,21 +329,23 @@ void FrameProcessor::ensure_staging(size_t bytes) {
     VFX_CL(clFlush(aux_.get()));
 }
 
+std::vector<KernelVariant> FrameProcessor::convert_variants() {
+    // Pixels per work-item (one vector store of 2 or 4 pixels) and group shapes; PX 4 reads 8-bit
+    // 4:2:x planes with word loads where the rows are aligned (convert.cl's convert_quad).
+    return {{"-DPX=1", {32, 8}, {1, 1}},
+            {"-DPX=2", {32, 8}, {2, 1}},
+            {"-DPX=4", {32, 8}, {4, 1}},
+            {"-DPX=4", {64, 4}, {4, 1}},
+            {"-DPX=2", {128, 2}, {2, 1}}};
+}
+
 TunedKernel& FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work, uint32_t width,
                                             uint32_t height, std::string& options) {
     options = fmt::format("-DWORK16={} -DLAYOUT={} -DSRC16={} -DCW={} -DCH={}",
                           work == WorkFormat::rgba16 ? 1 : 0, static_cast<int>(f.layout),
                           f.bytes == 2 ? 1 : 0, f.chroma_w_log2, f.chroma_h_log2);
     std::unique_ptr<TunedKernel>& k = convert_[options];
-    if (!k) {
-        // Pixels per work-item (one vector store of 2 or 4 pixels) and group shapes.
-        k = std::make_unique<TunedKernel>("convert.cl", "convert",
-                                          std::vector<KernelVariant>{{"-DPX=1", {32, 8}, {1, 1}},
-                                                                     {"-DPX=2", {32, 8}, {2, 1}},
-                                                                     {"-DPX=4", {32, 8}, {4, 1}},
-                                                                     {"-DPX=4", {64, 4}, {4, 1}},
-                                                                     {"-DPX=2", {128, 2}, {2, 1}}});
-    }
+    if (!k) k = std::make_unique<TunedKernel>("convert.cl", "convert", convert_variants());
     k->prepare(cl_, options, width, height);
     return *k;
 }

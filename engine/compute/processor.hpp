@@ -157,6 +157,9 @@ public:
     FrameProcessor(const FrameProcessor&) = delete;
     FrameProcessor& operator=(const FrameProcessor&) = delete;
 
+    // The conversion kernel's tuner candidates (tests force each in turn).
+    static std::vector<KernelVariant> convert_variants();
+
     // Takes effect for the next enqueue; frames already enqueued are unaffected.
     void set_chain(Chain chain);
     const Chain& chain() const { return chain_; }
