@@ -34,14 +34,19 @@ inline float sample_at(__global const uchar* src, uint off, int pitch, int y, in
 #define PX 1  // pixels per work-item along x (1, 2 or 4): the tuner chooses
 #endif
 
+// Normalised R, G, B (clamped here) in the working format, alpha max.
+inline pix_t rgb_to_pix(float3 rgb) {
+    rgb = clamp(rgb, 0.0f, 1.0f);
+    return unorm_to_pix((float4)(rgb, 1.0f));
+}
+
 // One pixel of Y, U, V sample values (sample_at's) in the working format.
 inline pix_t yuv_to_pix(float Y, float U, float V, float yoff, float yscale, float coff,
                         float cscale, float rv, float gu, float gv, float bu) {
     const float yy = (Y - yoff) * yscale;
     const float cb = (U - coff) * cscale;
     const float cr = (V - coff) * cscale;
-    const float3 rgb = (float3)(yy + rv * cr, yy + gu * cb + gv * cr, yy + bu * cb);
-    return unorm_to_pix((float4)(clamp(rgb, 0.0f, 1.0f), 1.0f));
+    return rgb_to_pix((float3)(yy + rv * cr, yy + gu * cb + gv * cr, yy + bu * cb));
 }
 
 // Pixel (x, y) in the working format.
@@ -81,7 +86,7 @@ inline pix_t convert_one(__global const uchar* src, uint off0, int pitch0, uint 
     return yuv_to_pix(Y, U, V, yoff, yscale, coff, cscale, rv, gu, gv, bu);
 #endif
 #if LAYOUT == 3 || LAYOUT == 4
-    return unorm_to_pix((float4)(clamp(rgb, 0.0f, 1.0f), 1.0f));
+    return rgb_to_pix(rgb);
 #endif
 }
 
