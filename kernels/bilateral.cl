@@ -1,18 +1,26 @@
 // bilateral=sigma_s=S:sigma_r=R: window radius r = ceil(2S), clamp to edge.
-//   w(q) = exp(-d^2 / 2S^2) * exp(-dY^2 / 2R^2),   out = sum w(q) rgb(q) / sum w(q)
-// d^2 = dx^2 + dy^2; dY = Y(q) - Y(centre), Y the BT.709 luma (0.2126 R + 0.7152 G + 0.0722 B)
-// on 0..1. Evaluated as w = exp2(ls(dx, dy) - (Yq - Yc)^2 k2), with ls = log2 of the spatial
-// weight (host, double precision: (2r+1)^2 floats, row-major) and k2 = log2(e) / (2 R^2
-// PIX_MAX^2), Y in pixel units computed once per loaded pixel; the centre's weight is exactly
-// 1, so the sum is never 0. Multiply-adds are explicit fma() (one correctly rounded operation). Sums are accumulated per window row, then added (keeps float error
-// well under 1 LSB at r = 16). Alpha passed through.
+//   w(q) = Ws(dx, dy) Wr(L(q) - L(centre)),   out = sum w(q) rgb(q) / sum w(q)
+// Ws(dx, dy) = exp(-(dx^2 + dy^2) / 2S^2) and Wr(d) = exp(-(d / BL_STEPS)^2 / 2R^2) are tables
+// the host computes in double precision and rounds to float (ws: (2r+1)^2 floats, row-major;
+// rt: Wr(d) at d = -BL_STEPS .. BL_STEPS, values under FLT_MIN made 0). L is the BT.709 luma
+// in steps of 1 / BL_STEPS of the range (8 bits: 1/16 of a level): rint(fma(c0, R, fma(c1, G,
+// c2 B))) with c = (0.2126, 0.7152, 0.0722) BL_STEPS / PIX_MAX as floats (host: lc), computed
+// once per loaded pixel. w = Ws Wr (one rounding); the sums are fma() chains in a fixed order
+// and the quotient is correctly rounded (the program is built with
+// -cl-fp32-correctly-rounded-divide-sqrt), then rounded to nearest even: every step is one
+// correctly rounded IEEE operation, so every conforming device gives the same frame (NVIDIA's
+// exp2 and division are within a few ulp, and made 1-LSB differences before the tables). The
+// centre's weight is exactly 1, so the sum is never 0. Sums are accumulated per window row,
+// then added (keeps float error well under 1 LSB at r = 16). Alpha passed through.
 //
 // Build options: -DRADIUS=r -DPY=rows per work-item. Each work-item makes a block of 4 x PY
 // pixels at (4 gx, PY gy): it walks down the PY + 2r rows its windows cover; per row the
 // 4 + 2r pixels come in as aligned quads (vector loads, L1/L2 absorb the overlap between
-// blocks), are converted once (R, G, B and Y), and serve every window of the block that holds
-// that row. No local memory, no barriers. Global traffic: 1 pixel read + 1 written.
-// Arguments: src, src_pitch, dst, dst_pitch, width, height, ls, k2.
+// blocks), are converted once (R, G, B and L), and serve every window of the block that holds
+// that row. The group first copies rt into __local (one table lookup per tap, by the byte
+// offset 4 (L(q) - L(centre)): no conversion, no exp2). Global traffic: 1 pixel read + 1
+// written (+ the table, from L2, once per group).
+// Arguments: src, src_pitch, dst, dst_pitch, width, height, ws, rt, lc.
 
 #ifndef RADIUS
 #define RADIUS 2
@@ -25,31 +33,45 @@
 #define BL_NQ (2 * BL_HALF + 1)
 #define BL_OFF (4 * BL_HALF - RADIUS)  // index of pixel xa - r in a row's pixels
 
-// R, G, B in pixel units and the luma Y (same units) in w.
-inline float4 bl_pix(pix_t p) {
+#define BL_STEPS 4080             // luma steps over the range (see L above)
+#define BL_RT (2 * BL_STEPS + 4)  // rt's floats: 2 BL_STEPS + 1, padded to whole float4
+
+// R, G, B in pixel units, and 4 (L + 2^23) mod 2^32 as the bits of w (the float 2^23 + L holds
+// L in its low bits): the difference of two such is the byte offset of Wr(L(q) - L(c)) from Wr(0).
+inline float4 bl_pix(pix_t p, float4 lc) {
     const float4 v = convert_float4(p);
-    return (float4)(v.x, v.y, v.z, 0.2126f * v.x + 0.7152f * v.y + 0.0722f * v.z);
+    const float l = fma(lc.x, v.x, fma(lc.y, v.y, lc.z * v.z));
+    return (float4)(v.x, v.y, v.z, as_float(as_uint(l + 8388608.0f) << 2));
 }
 
 __kernel void bilateral(__global const uchar* src, int src_pitch, __global uchar* dst,
-                        int dst_pitch, int width, int height, __constant float* ls, float k2) {
+                        int dst_pitch, int width, int height, __constant float* ws,
+                        __global const float4* rt, float4 lc) {
+    __local float4 rtl[BL_RT / 4];
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int lsize = (int)(get_local_size(0) * get_local_size(1));
+    for (int i = lid; i < BL_RT / 4; i += lsize)
+        rtl[i] = rt[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Wr(d) at byte offset 4 d from wr0.
+    __local const uchar* wr0 = (__local const uchar*)rtl + 4 * BL_STEPS;
     const int xa = (int)get_global_id(0) * 4;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
 
-    float yc[PY][4];
-    float4 sum[PY][4];
+    uint yc[PY][4];
+    float3 sum[PY][4];
     float wsum[PY][4];
 #pragma unroll
     for (int i = 0; i < PY; ++i) {
         const quad_t q = load_quad(src, src_pitch, xa, clamp_y(y0 + i, height), width);
-        yc[i][0] = bl_pix(q.lo.lo).w;
-        yc[i][1] = bl_pix(q.lo.hi).w;
-        yc[i][2] = bl_pix(q.hi.lo).w;
-        yc[i][3] = bl_pix(q.hi.hi).w;
+        yc[i][0] = as_uint(bl_pix(q.lo.lo, lc).w);
+        yc[i][1] = as_uint(bl_pix(q.lo.hi, lc).w);
+        yc[i][2] = as_uint(bl_pix(q.hi.lo, lc).w);
+        yc[i][3] = as_uint(bl_pix(q.hi.hi, lc).w);
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-            sum[i][c] = (float4)(0.0f);
+            sum[i][c] = (float3)(0.0f);
             wsum[i][c] = 0.0f;
         }
     }
@@ -61,26 +83,26 @@ __kernel void bilateral(__global const uchar* src, int src_pitch, __global uchar
 #pragma unroll
         for (int q = 0; q < BL_NQ; ++q) {
             const quad_t v = load_quad(src, src_pitch, xa + 4 * (q - BL_HALF), y, width);
-            p[4 * q] = bl_pix(v.lo.lo);
-            p[4 * q + 1] = bl_pix(v.lo.hi);
-            p[4 * q + 2] = bl_pix(v.hi.lo);
-            p[4 * q + 3] = bl_pix(v.hi.hi);
+            p[4 * q] = bl_pix(v.lo.lo, lc);
+            p[4 * q + 1] = bl_pix(v.lo.hi, lc);
+            p[4 * q + 2] = bl_pix(v.hi.lo, lc);
+            p[4 * q + 3] = bl_pix(v.hi.hi, lc);
         }
 #pragma unroll
         for (int i = 0; i < PY; ++i) {
             const int dy = j - i;  // this row's index in output row i's window
             if (dy < 0 || dy >= BL_D) continue;
-            __constant const float* lrow = ls + dy * BL_D;
+            __constant const float* srow = ws + dy * BL_D;
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
-                float4 rs = (float4)(0.0f);
+                float3 rs = (float3)(0.0f);
                 float rw = 0.0f;
 #pragma unroll
                 for (int dx = 0; dx < BL_D; ++dx) {
                     const float4 q = p[BL_OFF + c + dx];
-                    const float dl = q.w - yc[i][c];
-                    const float w = exp2(lrow[dx] - dl * dl * k2);
-                    rs = fma((float4)(w), q, rs);
+                    const float w =
+                        srow[dx] * *(__local const float*)(wr0 + as_int(as_uint(q.w) - yc[i][c]));
+                    rs = fma((float3)(w), q.xyz, rs);
                     rw += w;
                 }
                 sum[i][c] += rs;
@@ -96,7 +118,8 @@ __kernel void bilateral(__global const uchar* src, int src_pitch, __global uchar
         const quad_t in = load_quad(src, src_pitch, xa, y, width);
         pix_t o[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) o[c] = float_to_pix(sum[i][c] / wsum[i][c]);
+        for (int c = 0; c < 4; ++c)
+            o[c] = float_to_pix((float4)(sum[i][c] / wsum[i][c], 0.0f));
         o[0].w = in.lo.lo.w;
         o[1].w = in.lo.hi.w;
         o[2].w = in.hi.lo.w;

@@ -1,6 +1,6 @@
 // The noise family: median and bilateral (kernels/median.cl, kernels/bilateral.cl).
 #include <cmath>
-#include <numbers>
+#include <limits>
 
 #include "compute/builtin_filters.hpp"
 #include "compute/chain.hpp"
@@ -60,51 +60,74 @@ private:
     TunedKernel kernel_;
 };
 
+// The luma coefficients of bilateral.cl's L for a format whose largest value is `max`:
+// (0.2126, 0.7152, 0.0722) x BL_STEPS / max, each rounded to float once.
+cl_float4 bilateral_luma_coefficients(double max) {
+    const double k = 4080.0 / max;
+    return {{static_cast<cl_float>(0.2126 * k), static_cast<cl_float>(0.7152 * k),
+             static_cast<cl_float>(0.0722 * k), 0.0f}};
+}
+
 // Radius of the bilateral window: ceil(2 sigma_s).
 int bilateral_radius(double sigma_s) {
     return static_cast<int>(std::ceil(2.0 * sigma_s));
 }
 
-// One launch of bilateral.cl built per radius, tuned.
+// One launch of bilateral.cl built per radius, tuned. Its weights come from two tables made
+// here in double precision and rounded to float once (see bilateral.cl): every device then
+// computes the same frame.
 class BilateralFilter final : public GpuFilter {
 public:
+    // bilateral.cl's BL_STEPS: the luma steps over the range that index the range table.
+    static constexpr int kSteps = 4080;  // (bilateral_luma_coefficients' 4080)
+
     BilateralFilter(ClContext& cl, const FilterInstance& f)
-        : sigma_r_(f.get_float("sigma_r")),
-          radius_(bilateral_radius(f.get_float("sigma_s"))),
+        : radius_(bilateral_radius(f.get_float("sigma_s"))),
           kernel_("bilateral.cl", "bilateral", stencil::bilateral_variants()) {
         const double s = f.get_float("sigma_s");
+        const double sr = f.get_float("sigma_r");
         const int r = radius_;
-        std::vector<cl_float> ls;
-        ls.reserve(static_cast<size_t>(2 * r + 1) * static_cast<size_t>(2 * r + 1));
+        std::vector<cl_float> ws;
+        ws.reserve(static_cast<size_t>(2 * r + 1) * static_cast<size_t>(2 * r + 1));
         for (int dy = -r; dy <= r; ++dy)
             for (int dx = -r; dx <= r; ++dx)
-                ls.push_back(static_cast<cl_float>(-static_cast<double>(dx * dx + dy * dy) /
-                                                   (2.0 * s * s) * std::numbers::log2e));
-        log_spatial_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                 ls.size() * sizeof(cl_float), ls.data());
+                ws.push_back(static_cast<cl_float>(
+                    std::exp(-static_cast<double>(dx * dx + dy * dy) / (2.0 * s * s))));
+        spatial_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ws.size() * sizeof(cl_float),
+                             ws.data());
+        // Wr(d), d = -kSteps .. kSteps, padded with zeros to whole float4s (BL_RT).
+        std::vector<cl_float> rt(2 * kSteps + 4, 0.0f);
+        for (int d = -kSteps; d <= kSteps; ++d) {
+            const double u = static_cast<double>(d) / kSteps;
+            const double w = std::exp(-u * u / (2.0 * sr * sr));
+            rt[static_cast<size_t>(d + kSteps)] =
+                w < std::numeric_limits<float>::min() ? 0.0f : static_cast<cl_float>(w);
+        }
+        range_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, rt.size() * sizeof(cl_float),
+                           rt.data());
     }
 
     void enqueue(FilterIo& io) override {
-        const double max = io.g.format == WorkFormat::rgba16 ? 65535.0 : 255.0;
-        const auto k2 =
-            static_cast<cl_float>(std::numbers::log2e / (2.0 * sigma_r_ * sigma_r_ * max * max));
+        const bool deep = io.g.format == WorkFormat::rgba16;
+        const cl_float4 lc = bilateral_luma_coefficients(deep ? 65535 : 255);
         const auto pitch = static_cast<cl_int>(io.g.pitch);
         io.events.push_back(kernel_.enqueue(
             io.cl, io.queue,
-            fmt::format("-DWORK16={} -DRADIUS={}", io.g.format == WorkFormat::rgba16 ? 1 : 0,
-                        radius_),
+            fmt::format("-DWORK16={} -DRADIUS={} -cl-fp32-correctly-rounded-divide-sqrt",
+                        deep ? 1 : 0, radius_),
             io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
                 set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
-                         static_cast<cl_int>(io.g.height), log_spatial_.get(), k2);
+                         static_cast<cl_int>(io.g.height), spatial_.get(), range_.get(), lc);
             }));
-        io.keep.push_back(log_spatial_);
+        io.keep.push_back(spatial_);
+        io.keep.push_back(range_);
     }
 
 private:
-    double sigma_r_;
     int radius_;
     TunedKernel kernel_;
-    ClMem log_spatial_;
+    ClMem spatial_;
+    ClMem range_;
 };
 
 }  // namespace
@@ -126,7 +149,7 @@ std::vector<FilterInfo> noise_filters() {
         f.name = "bilateral";
         f.help =
             "edge-preserving smoothing: weights exp(-d^2/2 sigma_s^2) exp(-dY^2/2 sigma_r^2), "
-            "dY the BT.709 luma difference (0..1), clamp to edge";
+            "dY the BT.709 luma difference (0..1, in steps of 1/4080), clamp to edge";
         f.params.push_back(float_param("sigma_s", 2, 0.5, 8,
                                        "spatial standard deviation in pixels (radius ceil(2 "
                                        "sigma_s))"));
