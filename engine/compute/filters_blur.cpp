@@ -150,16 +150,28 @@ std::vector<KernelVariant> gaussian_variants() {
             // device, and its 2-step strips walk the ring through all its slots on small
             // frames); the others only where the hardware has it (GS_TC=1). H100, tuner, 4K:
             // Gaussian 0.0342-0.0345 ms (MW 4, NS 9), unsharp 0.0339-0.0346 (MW 4, NS 7);
-            // strips of 11 and 15 steps, cp.async or bulk copies, persistent groups sharing the
-            // frame out evenly and every other strip walked upwards were slower or no faster
+            // cp.async or bulk copies, persistent groups sharing the frame out evenly and every
+            // other strip walked upwards were slower or no faster
             // (benchmarks/2026-11-26-h100/experiments, benchmarks/2026-11-26-h100-s2).
+            // The strips' length decides how the grid fills the GPU's waves: an SM holds 4
+            // groups of the Gaussian (117 registers) and 5 of the unsharp (96), so on 132 SMs a
+            // 4K grid of 60 strip columns fills whole waves with 8 (NS 17: 480 groups, 0.91
+            // waves; NS 8: 1020, 1.93) and 11 strips (NS 13: 660 groups, one wave), where NS 9
+            // left the Gaussian 1.70 waves and NS 7 the unsharp 1.82 (and the NS 11 and 15
+            // measured slower before, 1.48 and 1.02). H100, 4K, tuner: Gaussian
+            // 0.0340 -> 0.0324-0.0326 ms (NS 17), unsharp 0.0339 -> 0.0318-0.0319 (NS 13)
+            // (benchmarks/2026-11-26-h100-s4/experiments/2-strip-waves). Other devices and
+            // sizes pick their own.
             {"-DMMA=1 -DMW=2 -DNS=2", {32, 2}, {1, 16}, rgba8_only},
             {"-DMMA=1 -DMW=4 -DNS=9", {32, 4}, {2, 36}, rgba8_tc},
             {"-DMMA=1 -DMW=4 -DNS=5", {32, 4}, {2, 20}, rgba8_tc},
             {"-DMMA=1 -DMW=4 -DNS=7", {32, 4}, {2, 28}, rgba8_tc},
             {"-DMMA=1 -DMW=2 -DNS=5", {32, 2}, {1, 40}, rgba8_tc},
             {"-DMMA=1 -DMW=2 -DNS=9", {32, 2}, {1, 72}, rgba8_tc},
-            {"-DMMA=1 -DMW=8 -DNS=9", {32, 8}, {4, 18}, rgba8_tc}};
+            {"-DMMA=1 -DMW=8 -DNS=9", {32, 8}, {4, 18}, rgba8_tc},
+            {"-DMMA=1 -DMW=4 -DNS=8", {32, 4}, {2, 32}, rgba8_tc},
+            {"-DMMA=1 -DMW=4 -DNS=13", {32, 4}, {2, 52}, rgba8_tc},
+            {"-DMMA=1 -DMW=4 -DNS=17", {32, 4}, {2, 68}, rgba8_tc}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
