@@ -4,7 +4,8 @@
 # decoder, threads and direct-decode pool as play), `vfx play --headless --clock fast` through
 # the default chain, and the same with --no-direct-decode (the copy into staging, for
 # comparison). The decode-only rate moves from run to run on a shared 16-core machine, so the
-# ratio is taken per round and the median over the rounds is the figure.
+# ratio is taken per round and the median over the rounds is the figure. Each round's GPU time
+# per frame of the default chain (every stage's p50 over the frames) follows.
 #   source .devpack/env.sh && bash scripts/playback-session.sh [CLIP] [ROUNDS]
 # Default clip: .media/4k-h264-long.mp4 (see BENCHMARKS.md for how it is made).
 set -uo pipefail
@@ -44,4 +45,15 @@ for i in range(1, rounds + 1):
 if rows:
     print(f"median ratio over {len(rows)} rounds: direct {statistics.median(p / d for d, p, c in rows):.0%}, "
           f"copy {statistics.median(c / d for d, p, c in rows):.0%}")
+# The default chain's GPU time per frame: each stage's p50 over the frames of each round's play.
+stages = ["convert", "median", "unsharp", "histogram", "render"]
+for i in range(1, rounds + 1):
+    try:
+        with open(f"{out}/play-{i}.json") as f:
+            s = json.load(f)["timing"]["summary_ms"]
+        v = [s[n]["p50"] for n in stages]
+    except (OSError, KeyError, ValueError) as e:
+        print(f"round {i}: no stage times ({e})"); continue
+    print(f"round {i} p50 ms: " + " ".join(f"{n} {x:.4f}" for n, x in zip(stages, v))
+          + f" sum {sum(v):.3f}")
 PY
