@@ -94,6 +94,10 @@ bool ClDeviceInfo::has_extension(std::string_view ext) const {
     return false;
 }
 
+std::string ClDeviceInfo::correctly_rounded_option() const {
+    return correctly_rounded_divide_sqrt ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
+}
+
 std::string ClDeviceInfo::type_name() const {
     if (type & CL_DEVICE_TYPE_GPU) return "GPU";
     if (type & CL_DEVICE_TYPE_CPU) return "CPU";
@@ -148,6 +152,9 @@ std::vector<ClDeviceInfo> list_cl_devices() {
             info.local_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
             info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
             info.max_work_group = device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+            info.correctly_rounded_divide_sqrt =
+                (device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG) &
+                 CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
             if (info.has_extension("cl_nv_device_attribute_query")) {
                 cl_uint major = 0;
                 cl_uint minor = 0;

@@ -34,8 +34,15 @@ struct ClDeviceInfo {
     // NVIDIA's compute capability as major * 10 + minor (cl_nv_device_attribute_query; 90 on
     // an H100); 0 elsewhere.
     uint32_t nv_compute_capability = 0;
+    // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in CL_DEVICE_SINGLE_FP_CONFIG: the device builds
+    // programs with -cl-fp32-correctly-rounded-divide-sqrt (PoCL and NVIDIA do).
+    bool correctly_rounded_divide_sqrt = false;
 
     bool has_extension(std::string_view ext) const;
+    // "-cl-fp32-correctly-rounded-divide-sqrt" where the device takes it, else "" (a build
+    // with the option fails there): kernels whose frames must not depend on the device's
+    // division and sqrt add it.
+    std::string correctly_rounded_option() const;
     std::string type_name() const;  // "GPU", "CPU", ...
 };
 

@@ -283,10 +283,11 @@ std::vector<FilterInfo> convolution_filters() {
         FilterInfo f;
         f.name = "sobel";
         f.help = "edges: sqrt(gx^2 + gy^2) / 4 of BT.709 luma (3x3 Sobel), to R = G = B";
-        f.factory = [](ClContext&, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
-            // A correctly rounded sqrt, so that every device computes the same frame.
+        f.factory = [](ClContext& cl, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
+            // A correctly rounded sqrt, so that every device computes the same frame (where
+            // the device offers one).
             return std::make_unique<BlockStencil>("sobel.cl", "sobel_apply",
-                                                  "-cl-fp32-correctly-rounded-divide-sqrt",
+                                                  cl.info().correctly_rounded_option(),
                                                   stencil::sobel_variants(), false, 0.0f);
         };
         out.push_back(std::move(f));

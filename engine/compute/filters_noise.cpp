@@ -1,4 +1,5 @@
 // The noise family: median and bilateral (kernels/median.cl, kernels/bilateral.cl).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -60,10 +61,14 @@ private:
     TunedKernel kernel_;
 };
 
+// bilateral.cl's BL_STEPS: the luma steps over the range (8 bits: 16 per level) that index its
+// range table.
+constexpr int kBilateralSteps = 4080;
+
 // The luma coefficients of bilateral.cl's L for a format whose largest value is `max`:
 // (0.2126, 0.7152, 0.0722) x BL_STEPS / max, each rounded to float once.
 cl_float4 bilateral_luma_coefficients(double max) {
-    const double k = 4080.0 / max;
+    const double k = kBilateralSteps / max;
     return {{static_cast<cl_float>(0.2126 * k), static_cast<cl_float>(0.7152 * k),
              static_cast<cl_float>(0.0722 * k), 0.0f}};
 }
@@ -78,9 +83,6 @@ int bilateral_radius(double sigma_s) {
 // computes the same frame.
 class BilateralFilter final : public GpuFilter {
 public:
-    // bilateral.cl's BL_STEPS: the luma steps over the range that index the range table.
-    static constexpr int kSteps = 4080;  // (bilateral_luma_coefficients' 4080)
-
     BilateralFilter(ClContext& cl, const FilterInstance& f)
         : radius_(bilateral_radius(f.get_float("sigma_s"))),
           kernel_("bilateral.cl", "bilateral", stencil::bilateral_variants()) {
@@ -95,13 +97,16 @@ public:
                     std::exp(-static_cast<double>(dx * dx + dy * dy) / (2.0 * s * s))));
         spatial_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ws.size() * sizeof(cl_float),
                              ws.data());
-        // Wr(d), d = -kSteps .. kSteps, padded with zeros to whole float4s (BL_RT).
-        std::vector<cl_float> rt(2 * kSteps + 4, 0.0f);
-        for (int d = -kSteps; d <= kSteps; ++d) {
-            const double u = static_cast<double>(d) / kSteps;
-            const double w = std::exp(-u * u / (2.0 * sr * sr));
-            rt[static_cast<size_t>(d + kSteps)] =
-                w < std::numeric_limits<float>::min() ? 0.0f : static_cast<cl_float>(w);
+        // Wr(d), d = 0 .. BL_STEPS, padded with zeros to whole float4s (BL_RT); 0 where even the
+        // largest product Ws Wr could fall under 2 FLT_MIN, so no weight is ever a subnormal
+        // (a device may flush those to 0, and the frame would depend on it).
+        const double ws_min = *std::min_element(ws.begin(), ws.end());
+        std::vector<cl_float> rt((kBilateralSteps + 4) / 4 * 4, 0.0f);
+        for (int d = 0; d <= kBilateralSteps; ++d) {
+            const double u = static_cast<double>(d) / kBilateralSteps;
+            const auto w = static_cast<cl_float>(std::exp(-u * u / (2.0 * sr * sr)));
+            if (w * ws_min >= 2.0 * std::numeric_limits<float>::min())
+                rt[static_cast<size_t>(d)] = w;
         }
         range_ = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, rt.size() * sizeof(cl_float),
                            rt.data());
@@ -113,8 +118,11 @@ public:
         const auto pitch = static_cast<cl_int>(io.g.pitch);
         io.events.push_back(kernel_.enqueue(
             io.cl, io.queue,
-            fmt::format("-DWORK16={} -DRADIUS={} -cl-fp32-correctly-rounded-divide-sqrt",
-                        deep ? 1 : 0, radius_),
+            fmt::format("-DWORK16={} -DRADIUS={} -DBL_STEPS={}{}", deep ? 1 : 0, radius_,
+                        kBilateralSteps,
+                        io.cl.info().correctly_rounded_divide_sqrt
+                            ? " " + io.cl.info().correctly_rounded_option()
+                            : std::string()),
             io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
                 set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
                          static_cast<cl_int>(io.g.height), spatial_.get(), range_.get(), lc);
