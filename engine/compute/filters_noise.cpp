@@ -116,14 +116,13 @@ public:
         const bool deep = io.g.format == WorkFormat::rgba16;
         const cl_float4 lc = bilateral_luma_coefficients(deep ? 65535 : 255);
         const auto pitch = static_cast<cl_int>(io.g.pitch);
+        std::string options = fmt::format("-DWORK16={} -DRADIUS={} -DBL_STEPS={}", deep ? 1 : 0,
+                                          radius_, kBilateralSteps);
+        if (const std::string cr = io.cl.info().correctly_rounded_option(); !cr.empty())
+            options += " " + cr;
         io.events.push_back(kernel_.enqueue(
-            io.cl, io.queue,
-            fmt::format("-DWORK16={} -DRADIUS={} -DBL_STEPS={}{}", deep ? 1 : 0, radius_,
-                        kBilateralSteps,
-                        io.cl.info().correctly_rounded_divide_sqrt
-                            ? " " + io.cl.info().correctly_rounded_option()
-                            : std::string()),
-            io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
+            io.cl, io.queue, options, io.g.width, io.g.height,
+            [&](cl_kernel k, std::array<size_t, 2>) {
                 set_args(k, io.src, pitch, io.dst, pitch, static_cast<cl_int>(io.g.width),
                          static_cast<cl_int>(io.g.height), spatial_.get(), range_.get(), lc);
             }));
