@@ -5,6 +5,7 @@
 # of the same clip.
 #   source .devpack/env.sh && bash scripts/bench-session.sh [--quick] [--no-play]
 #   (--quick: no peers; --no-play: no decode/playback part, see playback-session.sh for that)
+# The peers part also runs peers/traffic_probe.cu (the ceiling of each traffic shape).
 # Expects .devpack/bin/vfx (and test_* binaries, run at the end) and .media/4k-h264.mp4 (see
 # BENCHMARKS.md). Results: $OUT/summary.txt and everything in $OUT/session.tar.gz (the device
 # tool brings back only a few files).
@@ -38,6 +39,14 @@ if [ "$quick" != "--quick" ]; then
   OUT="$out" bash scripts/peers-session.sh --ours "$out/ours.json" > "$out/peers-stdout.txt" 2>&1
   echo "peers exit $?" | tee -a "$out/summary.txt"
   cat "$out/peers-table.md" 2>/dev/null | tee -a "$out/summary.txt"
+  log "traffic shapes: the DRAM ceiling of each kernel shape (peers/traffic_probe.cu, CUDA)"
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  if "$nvcc" -O3 -arch=native -o "$out/traffic_probe" peers/traffic_probe.cu > "$out/traffic-build.log" 2>&1; then
+    for size in 3840x2160 1920x1080; do "$out/traffic_probe" --size $size; done 2>&1 | tee -a "$out/summary.txt"
+    rm -f "$out/traffic_probe"
+  else
+    echo "traffic_probe: build failed (traffic-build.log)" | tee -a "$out/summary.txt"
+  fi
 fi
 
 [ "$play" = 1 ] || exit 0
