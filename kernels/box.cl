@@ -315,9 +315,10 @@ inline quadw_t sw_alpha_quad(uint a) { return (uint4)(a << 24, a << 16, a << 8, 
 // tall in NCH chunks of ST_CH = LY PY output rows, the horizontal window sums of the rows in a
 // ring of ST_CH + 2R rows of __local shared by the whole group (a strip sums its 2R apron rows
 // once, where the SW walk sums them once per block of PY rows). Per chunk: the horizontal sums of
-// its ST_CH new input rows, one task per row and quad spread over all work-items (the tasks'
-// loads are independent, so a work-item has ST_CH / LY rows' loads in flight, where an SW walker
-// has one or two), barrier; then each work-item's vertical sums for its PY output rows of its
+// its ST_CH new input rows, one task per row and quad spread over all work-items (a work-item's
+// PY tasks are independent; with -DUT=1 all their loads are issued before the first is summed,
+// so PY rows' loads are in flight: NVIDIA's compiler keeps the plain task loop rolled, one
+// task's loads at a time, 9 % slower in the same shape), barrier; then each work-item's vertical sums for its PY output rows of its
 // quad column from the ring (the first window summed, then slid PY - 1 times), barrier. A ring
 // element is a quad's rb sums (uint4), its four G sums as 16-bit lanes of two words (summed
 // vertically two to a word: a vertical sum is at most 255 (2R + 1)^2 < 2^16) and its alpha bytes
@@ -331,11 +332,22 @@ inline quadw_t sw_alpha_quad(uint a) { return (uint4)(a << 24, a << 16, a << 8, 
 #ifndef NCH
 #define NCH 4
 #endif
+#ifndef UT
+#define UT 0
+#endif
 #define ST_CH (LY * PY)               // output rows per chunk
 #define ST_RING (ST_CH + 2 * RADIUS)  // ring rows
 
 // Horizontal sums of row y (inside the frame) at quad xa into ring element e, and the quad's
 // alpha word (sw_alpha_word).
+inline void st_h_put(const uint* p, __local uint4* ring_rb, __local uint2* ring_g,
+                     __local uint* ring_a, int e) {
+    uint4 hrb, hg;
+    sw_sums(p, &hrb, &hg);
+    ring_rb[e] = hrb;
+    ring_g[e] = (uint2)(hg.x | (hg.y << 16), hg.z | (hg.w << 16));
+    ring_a[e] = sw_alpha_word(p);
+}
 inline void st_h_task(__global const uchar* src, int pitch, int width, int xa, int y,
                       __local uint4* ring_rb, __local uint2* ring_g, __local uint* ring_a, int e) {
     uint p[SW_NP];
@@ -381,6 +393,21 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     for (int ch = 0; ch < NCH; ++ch) {
         const int cv = ch * ST_CH;  // the chunk's first output row (strip row)
         if (sy + cv >= height) break;  // uniform over the group
+#if UT
+        // -DUT=1: this work-item's PY tasks of the chunk (rows ly + k LY, its own quad column),
+        // every task's words loaded first, then summed: PY rows' loads in flight at once.
+        uint pw[PY][SW_NP];
+#pragma unroll
+        for (int k = 0; k < PY; ++k)
+            sw_load(src, src_pitch, xa, clamp_y(ST_Y(cv + RADIUS + ly + k * LY), height), width,
+                    pw[k]);
+#pragma unroll
+        for (int k = 0; k < PY; ++k) {
+            int row = w0 + ly + k * LY;
+            if (row >= ST_RING) row -= ST_RING;
+            st_h_put(pw[k], ring_rb, ring_g, ring_a, row * LX + lx);
+        }
+#else
         for (int t = lid; t < ST_CH * LX; t += LX * LY) {
             const int u = t / LX;
             const int q = t - u * LX;
@@ -389,6 +416,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
             st_h_task(src, src_pitch, width, sx + 4 * q, clamp_y(ST_Y(cv + RADIUS + u), height),
                       ring_rb, ring_g, ring_a, row * LX + q);
         }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 
         // Ring rows s0 + j, j = 0 .. PY + 2R - 1, wrap at most once: at j = wrap. ST_E(j): the

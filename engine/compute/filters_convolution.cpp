@@ -43,10 +43,10 @@ KernelVariant box_sw(const std::string& extra, size_t lx, size_t ly, uint32_t py
 }
 // A candidate of box.cl's streaming strips (ST, the plain mean): LX x LY work-items, chunks of
 // LY PY rows, NCH chunks per strip.
-KernelVariant box_st(size_t lx, size_t ly, uint32_t py, uint32_t nch) {
-    return {fmt::format("-DSW=1 -DST=1 -DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DQW=1 -DLX={} "
+KernelVariant box_st(size_t lx, size_t ly, uint32_t py, uint32_t nch, const char* extra = "") {
+    return {fmt::format("-DSW=1 -DST=1{} -DFM=1 -DPRMT=1 -DRG=1 -DCR=2 -DZZ=1 -DQW=1 -DLX={} "
                         "-DLY={} -DPY={} -DNCH={}",
-                        lx, ly, py, nch),
+                        extra, lx, ly, py, nch),
             {lx, ly},
             {4, py * nch},
             box_sw_applies};
@@ -121,7 +121,15 @@ std::vector<KernelVariant> box_variants() {
             // slower in the tuner, NCH 3 and 8, PY 8 and 16x16 shapes 10-35 % slower.
             box_st(32, 8, 4, 4),
             box_st(32, 8, 4, 2),
-            box_st(64, 4, 4, 4)};
+            box_st(64, 4, 4, 4),
+            // ... with each work-item's tasks of a chunk loaded before any is summed (box.cl's
+            // UT): radius 5, H100 4K, tuner, two rounds each of two runs: 32x8 PY 2 NCH 8
+            // 0.0344-0.0347 ms against 0.0350-0.0356 for the best above (and 0.0378 for the
+            // same shape without UT; UT with PY 4: 96 registers, 0.0376-0.0393; NCH 12 or 16,
+            // PY 3, 32x4 and 32x16: 0.040-0.044; benchmarks/2026-11-26-h100-s5/experiments).
+            box_st(32, 8, 2, 8, " -DUT=1"),
+            box_st(32, 8, 2, 4, " -DUT=1"),
+            box_st(64, 4, 2, 8, " -DUT=1")};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
