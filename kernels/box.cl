@@ -318,14 +318,14 @@ inline quadw_t sw_alpha_quad(uint a) { return (uint4)(a << 24, a << 16, a << 8, 
 // its ST_CH new input rows, one task per row and quad spread over all work-items (a work-item's
 // PY tasks are independent; with -DUT=1 all their loads are issued before the first is summed,
 // so PY rows' loads are in flight: NVIDIA's compiler keeps the plain task loop rolled, one
-// task's loads at a time, 9 % slower in the same shape), barrier; then each work-item's vertical sums for its PY output rows of its
-// quad column from the ring (the first window summed, then slid PY - 1 times), barrier. A ring
-// element is a quad's rb sums (uint4), its four G sums as 16-bit lanes of two words (summed
-// vertically two to a word: a vertical sum is at most 255 (2R + 1)^2 < 2^16) and its alpha bytes
-// (CR=2's word). Neighbouring strips walk in opposite directions (ZZ). The outputs are sw_out's
-// on the same exact sums, so the frame is the same. Small groups of many warps each instead of
-// few long walks: at radius 5 on the H100, 32x8 with PY = 4 and 4 chunks ran 0.0361 ms against
-// the best SW walk's 0.0387 (4K, `vfx bench`).
+// task's loads at a time, 9 % slower in the same shape), barrier; then each work-item's
+// vertical sums for its PY output rows of its quad column from the ring (the first window
+// summed, then slid PY - 1 times), barrier. A ring element is a quad's rb sums (uint4), its four
+// G sums as 16-bit lanes of two words (summed vertically two to a word: a vertical sum is at
+// most 255 (2R + 1)^2 < 2^16) and its alpha bytes (CR=2's word). Neighbouring strips walk in
+// opposite directions (ZZ). The outputs are sw_out's on the same exact sums, so the frame is the
+// same. Small groups of many warps each instead of few long walks: at radius 5 on the H100, 32x8
+// with PY = 4 and 4 chunks ran 0.0361 ms against the best SW walk's 0.0387 (4K, `vfx bench`).
 #if !RG || CR != 2 || !ZZ || SHARPEN
 #error "box.cl: ST needs RG, CR=2 and ZZ (and not SHARPEN)"
 #endif
@@ -338,7 +338,7 @@ inline quadw_t sw_alpha_quad(uint a) { return (uint4)(a << 24, a << 16, a << 8, 
 #define ST_CH (LY * PY)               // output rows per chunk
 #define ST_RING (ST_CH + 2 * RADIUS)  // ring rows
 
-// Horizontal sums of row y (inside the frame) at quad xa into ring element e, and the quad's
+// The horizontal sums of a row's pixel words p (sw_load) into ring element e, and the quad's
 // alpha word (sw_alpha_word).
 inline void st_h_put(const uint* p, __local uint4* ring_rb, __local uint2* ring_g,
                      __local uint* ring_a, int e) {
@@ -348,15 +348,12 @@ inline void st_h_put(const uint* p, __local uint4* ring_rb, __local uint2* ring_
     ring_g[e] = (uint2)(hg.x | (hg.y << 16), hg.z | (hg.w << 16));
     ring_a[e] = sw_alpha_word(p);
 }
+// The same for row y (inside the frame) at quad xa, its words loaded here.
 inline void st_h_task(__global const uchar* src, int pitch, int width, int xa, int y,
                       __local uint4* ring_rb, __local uint2* ring_g, __local uint* ring_a, int e) {
     uint p[SW_NP];
     sw_load(src, pitch, xa, y, width, p);
-    uint4 hrb, hg;
-    sw_sums(p, &hrb, &hg);
-    ring_rb[e] = hrb;
-    ring_g[e] = (uint2)(hg.x | (hg.y << 16), hg.z | (hg.w << 16));
-    ring_a[e] = sw_alpha_word(p);
+    st_h_put(p, ring_rb, ring_g, ring_a, e);
 }
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
