@@ -5,6 +5,8 @@
 # vfx_embed_shaders(TARGET files...)  : each GLSL file is compiled with glslc (a failure prints
 #                                        glslc's log and stops the build) and its SPIR-V becomes a
 #                                        named word array in the shader table (vfx::embedded_shaders()).
+#                                        A shader's #include files (shaders/*.glsl) are tracked
+#                                        through glslc's depfile.
 
 set(VFX_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/EmbedFile.cmake)
 
@@ -50,8 +52,9 @@ function(vfx_embed_shaders target)
     string(MAKE_C_IDENTIFIER ${name} id)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/embed/${name}.spv.inc)
     add_custom_command(OUTPUT ${out}
-      COMMAND ${GLSLC} --target-env=vulkan1.1 -O -Werror -mfmt=num -o ${out} ${abs}
-      DEPENDS ${abs} COMMENT "Compiling shader ${name}" VERBATIM)
+      COMMAND ${GLSLC} --target-env=vulkan1.1 -O -Werror -mfmt=num -MD -MF ${out}.d -o ${out}
+              ${abs}
+      DEPENDS ${abs} DEPFILE ${out}.d COMMENT "Compiling shader ${name}" VERBATIM)
     list(APPEND outputs ${out})
     string(APPEND includes "static const uint32_t shader_${id}[] = {\n#include \"${out}\"\n};\n")
     string(APPEND entries "    {\"${name}\", std::span<const uint32_t>(shader_${id})},\n")

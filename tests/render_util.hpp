@@ -153,6 +153,13 @@ inline bool vulkan_available() {
     return available;
 }
 
+// The video passes a device can run: compute (where it can write storage images without a
+// format) and fragment, each asked for by name.
+inline std::vector<VideoPass> video_passes(const VkContext& ctx) {
+    if (!ctx.storage_write_without_format()) return {VideoPass::fragment};
+    return {VideoPass::compute, VideoPass::fragment};
+}
+
 // Test fixture: a VkContext with validation (and synchronization validation) on; skips when
 // there is no Vulkan device; checks that no validation error was reported.
 class VkTest : public ::testing::Test {

@@ -778,6 +778,39 @@ TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
     EXPECT_NE(r.output.find("--size '12by3'"), std::string::npos) << r.output;
 }
 
+// --video-pass: the renderer's compute or fragment pass, named in the report; the same picture
+// either way (the renderer's tests compare them pixel by pixel); a bad name is one line, exit 1.
+TEST(Cli, PlayDrawsWithTheVideoPassAsked) {
+    const std::string dir = scratch_dir();
+    for (const std::string pass : {"compute", "fragment"}) {
+        SCOPED_TRACE(pass);
+        const std::string report = dir + "/" + pass + ".json";
+        Outcome r = vfx_run("play --headless --frames 3 --video-pass " + pass + " --screenshot '" +
+                            dir + "/" + pass + ".png' --report '" + report + "'");
+        ASSERT_EQ(r.status, 0) << r.output;
+        const auto j = read_json(report);
+        EXPECT_EQ(j["video_pass"], pass);
+        EXPECT_GT(j["timing"]["summary_ms"]["render"]["p50"].get<double>(), 0.0) << j.dump();
+    }
+    EXPECT_LE(mean_abs_diff_rgba8(first_frame(dir + "/compute.png"),
+                                  first_frame(dir + "/fragment.png"), 4),
+              0.01);
+    Outcome bad = vfx_run("play --headless --frames 3 --video-pass tiles");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.output.find("--video-pass"), std::string::npos) << bad.output;
+
+    // --headless-size: the offscreen target (what the screenshot holds).
+    Outcome sized = vfx_run("play --headless --frames 2 --headless-size 320x200 --screenshot '" +
+                            dir + "/sized.png'");
+    ASSERT_EQ(sized.status, 0) << sized.output;
+    const vfx::HostFrame shot = first_frame(dir + "/sized.png");
+    EXPECT_EQ(shot.width, 320u);
+    EXPECT_EQ(shot.height, 200u);
+    bad = vfx_run("play --headless --frames 2 --headless-size 320by200");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.output.find("--headless-size '320by200'"), std::string::npos) << bad.output;
+}
+
 // Direct decode (on by default in play, process and bench --decode; --no-direct-decode for
 // comparison): frames go straight from the decoder into pinned upload blocks, with the same
 // output as the copy path.

@@ -260,12 +260,19 @@ void dump(const RgbaImage& img) {
 
 // Renders `frame` (uploaded at `offset`) into a target of `tw` x `th` and reads it back.
 RgbaImage render_once(VkContext& ctx, const TestFrame& frame, uint32_t tw, uint32_t th,
-                      uint32_t sar_num = 1, uint32_t sar_den = 1, VkDeviceSize offset = 20) {
+                      uint32_t sar_num = 1, uint32_t sar_den = 1, VkDeviceSize offset = 20,
+                      VideoPass pass = VideoPass::automatic, uint32_t rotation = 0) {
     HostBuffer buf = make_host_buffer(ctx, offset + frame.bytes.size() + 64);
     VideoFrame vf = upload(frame, buf, offset);
     vf.sar_num = sar_num;
     vf.sar_den = sar_den;
-    Renderer r(ctx, OffscreenTarget{{tw, th}});
+    vf.rotation = rotation;
+    RendererOptions ro;
+    ro.video_pass = pass;
+    Renderer r(ctx, OffscreenTarget{{tw, th}}, ro);
+    if (pass != VideoPass::automatic) {
+        EXPECT_EQ(r.video_pass(), pass);
+    }
     FrameSubmit s;
     s.frame = &vf;
     const FrameResult res = r.render(s);
@@ -464,6 +471,59 @@ TEST_F(Render, ScalingIsBilinear) {
     }
 }
 
+// The compute pass (what `automatic` picks on a GPU wherever the target can be a storage image,
+// as an offscreen RGBA8 image can on NVIDIA; lavapipe has it too) and the fragment pass draw
+// the same pixels: scaled up and down, letterboxed and pillarboxed, turned, from 8 and 16 bits.
+TEST_F(Render, ComputeAndFragmentPassesDrawTheSamePixels) {
+    {
+        Renderer r(ctx(), OffscreenTarget{{8, 8}});
+        if (!ctx().storage_write_without_format()) {
+            EXPECT_EQ(r.video_pass(), VideoPass::fragment);
+            GTEST_SKIP() << "no shaderStorageImageWriteWithoutFormat: fragment pass only";
+        }
+        const bool cpu = ctx().desc().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+        EXPECT_EQ(r.video_pass(), cpu ? VideoPass::fragment : VideoPass::compute);
+        EXPECT_EQ(r.video_stage(),
+                  cpu ? VkPipelineStageFlags{VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT}
+                      : VkPipelineStageFlags{VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
+        RendererOptions ro;
+        ro.video_pass = VideoPass::compute;
+        Renderer c(ctx(), OffscreenTarget{{8, 8}}, ro);
+        EXPECT_EQ(c.video_pass(), VideoPass::compute);
+        EXPECT_EQ(c.video_stage(), VkPipelineStageFlags{VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
+    }
+    struct Case {
+        uint32_t w, h, tw, th;
+        WorkFormat f;
+        uint32_t rotation, sar_num, sar_den;
+    };
+    for (const Case& c : {Case{64, 48, 20, 15, WorkFormat::rgba8, 0, 1, 1},
+                          Case{7, 5, 50, 30, WorkFormat::rgba16, 0, 1, 1},
+                          Case{13, 7, 40, 40, WorkFormat::rgba8, 90, 1, 1},
+                          Case{32, 32, 64, 48, WorkFormat::rgba8, 0, 2, 1},
+                          Case{641, 479, 300, 200, WorkFormat::rgba16, 270, 1, 1},
+                          Case{17, 13, 17, 13, WorkFormat::rgba8, 180, 1, 1}}) {
+        SCOPED_TRACE(fmt::format("{}x{} {} -> {}x{}, rotation {}, sar {}:{}", c.w, c.h,
+                                 to_string(c.f), c.tw, c.th, c.rotation, c.sar_num, c.sar_den));
+        const TestFrame frame = make_test_frame(c.w, c.h, c.f, 7);
+        const RgbaImage comp = render_once(ctx(), frame, c.tw, c.th, c.sar_num, c.sar_den, 20,
+                                           VideoPass::compute, c.rotation);
+        const RgbaImage frag = render_once(ctx(), frame, c.tw, c.th, c.sar_num, c.sar_den, 20,
+                                           VideoPass::fragment, c.rotation);
+        ASSERT_EQ(comp.pixels.size(), frag.pixels.size());
+        int worst = 0;
+        size_t differ = 0;
+        for (size_t i = 0; i < comp.pixels.size(); ++i) {
+            const int d = std::abs(int{comp.pixels[i]} - int{frag.pixels[i]});
+            worst = std::max(worst, d);
+            differ += d != 0;
+        }
+        // The same shader code on the same positions; only the conversion of the result to
+        // 8 bits (the attachment's or the storage image's) may round a half differently.
+        EXPECT_LE(worst, 1) << differ << " channels differ";
+    }
+}
+
 TEST_F(Render, FramesInFlightWithFences) {
     constexpr uint32_t W = 33, H = 21;
     RendererOptions opt;
@@ -541,45 +601,55 @@ TEST_F(Render, GpuTimingIsPositiveAndFinite) {
 }
 
 TEST_F(Render, NoFrameClearsToBlackAndOverlayDrawsOnTop) {
-    Renderer r(ctx(), OffscreenTarget{{16, 8}});
-    int calls = 0;
-    FrameSubmit s;
-    s.overlay = [&](VkCommandBuffer cmd) {
-        ++calls;
-        VkClearAttachment att{};
-        att.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-        att.colorAttachment = 0;
-        att.clearValue.color = {{1.0f, 0.0f, 0.0f, 1.0f}};
-        VkClearRect rect{{{2, 2}, {4, 3}}, 0, 1};
-        vkCmdClearAttachments(cmd, 1, &att, 1, &rect);
-    };
-    const FrameResult res = r.render(s);
-    EXPECT_TRUE(res.drawn);
-    EXPECT_EQ(calls, 1);
-    const RgbaImage img = r.read_back();
-    expect_bars(img, Rect{2, 2, 4, 3}, 255, 0, 0);
+    for (VideoPass pass : {VideoPass::automatic, VideoPass::fragment}) {
+        SCOPED_TRACE(to_string(pass));
+        RendererOptions ro;
+        ro.video_pass = pass;
+        Renderer r(ctx(), OffscreenTarget{{16, 8}}, ro);
+        int calls = 0;
+        FrameSubmit s;
+        s.overlay = [&](VkCommandBuffer cmd) {
+            ++calls;
+            VkClearAttachment att{};
+            att.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+            att.colorAttachment = 0;
+            att.clearValue.color = {{1.0f, 0.0f, 0.0f, 1.0f}};
+            VkClearRect rect{{{2, 2}, {4, 3}}, 0, 1};
+            vkCmdClearAttachments(cmd, 1, &att, 1, &rect);
+        };
+        const FrameResult res = r.render(s);
+        EXPECT_TRUE(res.drawn);
+        EXPECT_EQ(calls, 1);
+        const RgbaImage img = r.read_back();
+        expect_bars(img, Rect{2, 2, 4, 3}, 255, 0, 0);
+    }
 }
 
 TEST_F(Render, OverlayIsDrawnAfterTheVideo) {
-    const TestFrame frame = solid_frame(16, 16, 0, 0, 255);
-    HostBuffer buf = make_host_buffer(ctx(), frame.bytes.size());
-    VideoFrame vf = upload(frame, buf);
-    Renderer r(ctx(), OffscreenTarget{{16, 16}});
-    FrameSubmit s;
-    s.frame = &vf;
-    s.overlay = [&](VkCommandBuffer cmd) {
-        VkClearAttachment att{};
-        att.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-        att.clearValue.color = {{0.0f, 1.0f, 0.0f, 1.0f}};
-        VkClearRect rect{{{0, 0}, {16, 4}}, 0, 1};
-        vkCmdClearAttachments(cmd, 1, &att, 1, &rect);
-    };
-    r.render(s);
-    const RgbaImage img = r.read_back();
-    EXPECT_EQ(img.at(5, 1)[1], 255);  // overlay
-    EXPECT_EQ(img.at(5, 1)[2], 0);
-    EXPECT_EQ(img.at(5, 10)[2], 255);  // video
-    EXPECT_EQ(img.at(5, 10)[1], 0);
+    for (VideoPass pass : {VideoPass::automatic, VideoPass::fragment}) {
+        SCOPED_TRACE(to_string(pass));
+        const TestFrame frame = solid_frame(16, 16, 0, 0, 255);
+        HostBuffer buf = make_host_buffer(ctx(), frame.bytes.size());
+        VideoFrame vf = upload(frame, buf);
+        RendererOptions ro;
+        ro.video_pass = pass;
+        Renderer r(ctx(), OffscreenTarget{{16, 16}}, ro);
+        FrameSubmit s;
+        s.frame = &vf;
+        s.overlay = [&](VkCommandBuffer cmd) {
+            VkClearAttachment att{};
+            att.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+            att.clearValue.color = {{0.0f, 1.0f, 0.0f, 1.0f}};
+            VkClearRect rect{{{0, 0}, {16, 4}}, 0, 1};
+            vkCmdClearAttachments(cmd, 1, &att, 1, &rect);
+        };
+        r.render(s);
+        const RgbaImage img = r.read_back();
+        EXPECT_EQ(img.at(5, 1)[1], 255);  // overlay
+        EXPECT_EQ(img.at(5, 1)[2], 0);
+        EXPECT_EQ(img.at(5, 10)[2], 255);  // video
+        EXPECT_EQ(img.at(5, 10)[1], 0);
+    }
 }
 
 TEST_F(Render, ResizeOffscreenTarget) {

@@ -4,8 +4,10 @@
 //   xvfb-run -a -s "-screen 0 1280x720x24" ./tests/test_render_window
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -46,12 +48,24 @@ TEST(RenderWindow, Renders30FramesToASwapchain) {
         ASSERT_NE(window, nullptr);
         VkSurfaceKHR surface = VK_NULL_HANDLE;
         VFX_VK(glfwCreateWindowSurface(ctx.instance(), window, nullptr, &surface));
-        {
+        // Both video passes (compute where the swapchain's images can be storage images:
+        // lavapipe, NVIDIA), and what `automatic` picks.
+        std::vector<VideoPass> passes = video_passes(ctx);
+        passes.push_back(VideoPass::automatic);
+        for (VideoPass pass : passes) {
+            glfwSetWindowSize(window, 640, 360);
             int fw = 0, fh = 0;
             glfwGetFramebufferSize(window, &fw, &fh);
             RendererOptions ro;
             ro.vsync = true;
+            ro.video_pass = pass;
             Renderer r(ctx, SwapchainTarget{surface, extent(fw, fh)}, ro);
+            SCOPED_TRACE(
+                fmt::format("{} -> the {} pass", to_string(pass), to_string(r.video_pass())));
+            std::printf("  video pass asked %s: %s\n", to_string(pass), to_string(r.video_pass()));
+            if (pass != VideoPass::automatic) {
+                EXPECT_EQ(r.video_pass(), pass);
+            }
             EXPECT_FALSE(r.offscreen());
             EXPECT_NE(r.render_pass(), VK_NULL_HANDLE);
             EXPECT_GE(r.image_count(), r.min_image_count());

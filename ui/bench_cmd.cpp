@@ -17,15 +17,6 @@ namespace vfx::ui {
 
 namespace {
 
-std::pair<uint32_t, uint32_t> parse_size(const std::string& s) {
-    unsigned w = 0, h = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(s.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || x != 'x' || w == 0 ||
-        h == 0 || w > 16384 || h > 16384)
-        fail("--size '{}': expected WxH, e.g. 3840x2160 (1 to 16384 each)", s);
-    return {w, h};
-}
-
 std::vector<std::string> split_list(const std::string& s) {
     std::vector<std::string> out;
     size_t start = 0;
@@ -91,7 +82,7 @@ int run_bench(const BenchCliOptions& o) {
     }
     BenchOptions bo;
     for (const std::string& s : o.sizes)
-        bo.sizes.push_back(parse_size(s));
+        bo.sizes.push_back(parse_size(s, "--size"));
     bo.filters = split_list(o.filters);
     bo.runs = o.runs;
     bo.warmup = o.warmup;

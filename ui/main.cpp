@@ -1,6 +1,7 @@
 // vfx: the command line. Parses, dispatches to a command, and turns every user-caused error
 // into one line on stderr and exit status 1.
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -15,6 +16,15 @@ std::pair<std::string, std::string> split_key_value(const std::string& kv, const
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) fail("{} '{}': expected KEY=VALUE", flag, kv);
     return {kv.substr(0, eq), kv.substr(eq + 1)};
+}
+
+std::pair<uint32_t, uint32_t> parse_size(const std::string& s, const char* flag) {
+    unsigned w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(s.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || x != 'x' || w == 0 ||
+        h == 0 || w > 16384 || h > 16384)
+        fail("{} '{}': expected WxH, e.g. 3840x2160 (1 to 16384 each)", flag, s);
+    return {w, h};
 }
 
 void apply_preset(std::string& chain, bool chain_given, const std::string& preset) {
@@ -130,6 +140,13 @@ int main_impl(int argc, char** argv) {
                   "Frames in flight between OpenCL and Vulkan")
         ->check(CLI::Range(2, 8));
     p->add_option("--screenshot", play.screenshot, "Headless: save the last rendered frame as PNG");
+    std::string headless_size;
+    p->add_option("--headless-size", headless_size,
+                  "Headless: the offscreen target's size WxH (default 1280x720)");
+    p->add_option("--video-pass", play.video_pass,
+                  "How the video is drawn: compute (a compute shader; auto picks it where the "
+                  "target allows) or fragment (a full-screen triangle)")
+        ->check(CLI::IsMember({"auto", "compute", "fragment"}));
     p->add_option("--kernels-dir", play.kernels_dir,
                   "Kernel hot reload: a .cl file in DIR overrides the embedded one; DIR is "
                   "watched and changed kernels are rebuilt in the background");
@@ -237,6 +254,8 @@ int main_impl(int argc, char** argv) {
         if (!play.chain_given && play.preset.empty()) play.chain = kDefaultChain;
         if (play.source.input.empty()) play.source.input = default_input();
         play.vsync = vsync == "on";
+        if (!headless_size.empty())
+            play.headless_size = parse_size(headless_size, "--headless-size");
         play.devices.interop = parse_interop(play_interop);
         play.devices.validation = play_validation;
         return run_play(play);

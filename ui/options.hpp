@@ -26,7 +26,9 @@ struct PlayOptions {
     int64_t frames = -1;  // stop after N frames (-1: whole input)
     std::string report;   // JSON report path ("" = none)
     uint32_t frames_in_flight = 3;
-    std::string screenshot;  // headless: write the last presented frame here (PNG)
+    std::string screenshot;           // headless: write the last presented frame here (PNG)
+    std::string video_pass = "auto";  // --video-pass auto|compute|fragment (Renderer's VideoPass)
+    std::pair<uint32_t, uint32_t> headless_size{1280, 720};  // --headless-size: offscreen target
 
     std::string kernels_dir;    // kernel hot reload: overrides in DIR, watched ("" = none)
     bool direct_decode = true;  // --no-direct-decode: FFmpeg's own buffers, copied for upload
@@ -70,6 +72,9 @@ struct ProbeOptions {
 
 // Splits KEY=VALUE (the first '='); throws vfx::Error naming `flag` when there is none.
 std::pair<std::string, std::string> split_key_value(const std::string& kv, const char* flag);
+
+// Parses WxH (1 to 16384 each); throws vfx::Error naming `flag` otherwise.
+std::pair<uint32_t, uint32_t> parse_size(const std::string& s, const char* flag);
 
 // --preset: when `preset` is set and --chain was not given, replaces `chain` with the preset's
 // chain (its enabled stages) and logs which preset runs; with --chain, logs a note that the

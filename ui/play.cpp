@@ -131,8 +131,12 @@ int run_play(const PlayOptions& o) {
     RendererOptions ro;
     ro.frames_in_flight = o.frames_in_flight;
     ro.vsync = o.vsync;
+    ro.video_pass = o.video_pass == "compute"    ? VideoPass::compute
+                    : o.video_pass == "fragment" ? VideoPass::fragment
+                                                 : VideoPass::automatic;
     if (headless) {
-        renderer = std::make_unique<Renderer>(vk, OffscreenTarget{{1280, 720}}, ro);
+        renderer = std::make_unique<Renderer>(
+            vk, OffscreenTarget{{o.headless_size.first, o.headless_size.second}}, ro);
     } else {
         window = std::make_unique<Window>(1280, 720, "vfx — " + o.source.input);
         surface = SurfaceHandle(vk.instance(), window->create_surface(vk.instance()));
@@ -301,6 +305,7 @@ int run_play(const PlayOptions& o) {
     report["source_stats"]["max_queue_depth"] = info.source.max_queue_depth;
     report["source_stats"]["seeks"] = info.source.seeks;
     report["max_frames_in_flight"] = player->max_frames_in_flight();
+    report["video_pass"] = to_string(renderer->video_pass());
     report["uploads"] = {{"direct", player->upload_stats().direct},
                          {"copied", player->upload_stats().copied}};
     if (player->frames_in_flight_limit() > 0)

@@ -382,8 +382,13 @@ VkContext::VkContext(const VkContextOptions& opts) {
         if (api_version_ >= VK_API_VERSION_1_2) features.pNext = &timeline;
         vkGetPhysicalDeviceFeatures2(physical_, &features);
         timeline_semaphores_ = timeline.timelineSemaphore == VK_TRUE;
-        // Enable only what we use: no core features, timeline semaphores when there.
+        storage_write_without_format_ =
+            features.features.shaderStorageImageWriteWithoutFormat == VK_TRUE;
+        // Enable only what we use: storage image writes without a format (the compute video
+        // pass) and timeline semaphores, when there.
         features.features = VkPhysicalDeviceFeatures{};
+        features.features.shaderStorageImageWriteWithoutFormat =
+            storage_write_without_format_ ? VK_TRUE : VK_FALSE;
         timeline.timelineSemaphore = timeline_semaphores_ ? VK_TRUE : VK_FALSE;
 
         const float priority = 1.0f;

@@ -81,6 +81,9 @@ public:
     bool has_device_extension(std::string_view name) const;
     // Timeline semaphores enabled (the Vulkan 1.2 feature; false on 1.1 devices).
     bool timeline_semaphores() const { return timeline_semaphores_; }
+    // shaderStorageImageWriteWithoutFormat enabled (the renderer's compute video pass writes
+    // its target, often BGRA, through an image without a format qualifier).
+    bool storage_write_without_format() const { return storage_write_without_format_; }
     // Valid bits of timestamps on the queue (0: the queue cannot write timestamps).
     uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
 
@@ -118,6 +121,7 @@ private:
     bool validation_ = false;
     bool debug_utils_ = false;
     bool timeline_semaphores_ = false;
+    bool storage_write_without_format_ = false;
     uint32_t api_version_ = 0;
     uint32_t timestamp_valid_bits_ = 0;
     std::vector<std::string> device_extensions_;
