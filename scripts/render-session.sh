@@ -13,7 +13,7 @@ export VFX_CACHE_DIR=$out/cache
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 $bin/vfx play --headless --clock fast --input "$clip" --frames 30 > /dev/null 2>&1  # tuning
 for size in 1280x720 1920x1080 3840x2160; do
-  for pass in compute fragment; do
+  for pass in compute fragment auto; do
     r="$out/play-$size-$pass.json"
     $bin/vfx play --headless --clock fast --input "$clip" --frames "$frames" \
       --headless-size "$size" --video-pass "$pass" --report "$r" > "$out/play-$size-$pass.txt" 2>&1
@@ -25,8 +25,10 @@ def p50(stage):
     v = [f["stages_ms"][stage] for f in frames if stage in f["stages_ms"]]
     return statistics.median(v) if v else float("nan")
 gpu = ["convert", "median", "unsharp", "histogram", "render"]
+c = j.get("video_pass_choice")
 print(f"{sys.argv[2]:>9} {sys.argv[3]:>8} ({j['video_pass']}): render p50 {p50('render'):.4f} ms, "
-      f"chain + render p50s {sum(p50(s) for s in gpu):.4f} ms, {j['fps']:.1f} fps")
+      f"chain + render p50s {sum(p50(s) for s in gpu):.4f} ms, {j['fps']:.1f} fps"
+      + (f"; chosen by measurement: compute {c['compute_ms']:.4f}, fragment {c['fragment_ms']:.4f} ms" if c else ""))
 PY
   done
 done

@@ -792,6 +792,17 @@ TEST(Cli, PlayDrawsWithTheVideoPassAsked) {
         EXPECT_EQ(j["video_pass"], pass);
         EXPECT_GT(j["timing"]["summary_ms"]["render"]["p50"].get<double>(), 0.0) << j.dump();
     }
+    // auto: both measured, the faster kept (and named, with the times, in the report).
+    const std::string report = dir + "/auto.json";
+    Outcome r = vfx_run("play --headless --frames 30 --report '" + report + "'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const auto j = read_json(report);
+    ASSERT_TRUE(j.contains("video_pass_choice")) << j.dump();
+    const auto& c = j["video_pass_choice"];
+    EXPECT_EQ(c["size"], "1280x720");
+    EXPECT_EQ(j["video_pass"], c["compute_ms"].get<double>() <= c["fragment_ms"].get<double>()
+                                   ? "compute"
+                                   : "fragment");
     EXPECT_LE(mean_abs_diff_rgba8(first_frame(dir + "/compute.png"),
                                   first_frame(dir + "/fragment.png"), 4),
               0.01);

@@ -471,26 +471,13 @@ TEST_F(Render, ScalingIsBilinear) {
     }
 }
 
-// The compute pass (what `automatic` picks on a GPU wherever the target can be a storage image,
-// as an offscreen RGBA8 image can on NVIDIA; lavapipe has it too) and the fragment pass draw
-// the same pixels: scaled up and down, letterboxed and pillarboxed, turned, from 8 and 16 bits.
+// The compute pass and the fragment pass draw the same pixels: scaled up and down, letterboxed
+// and pillarboxed, turned, from 8 and 16 bits.
 TEST_F(Render, ComputeAndFragmentPassesDrawTheSamePixels) {
-    {
+    if (!ctx().storage_write_without_format()) {
         Renderer r(ctx(), OffscreenTarget{{8, 8}});
-        if (!ctx().storage_write_without_format()) {
-            EXPECT_EQ(r.video_pass(), VideoPass::fragment);
-            GTEST_SKIP() << "no shaderStorageImageWriteWithoutFormat: fragment pass only";
-        }
-        const bool cpu = ctx().desc().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-        EXPECT_EQ(r.video_pass(), cpu ? VideoPass::fragment : VideoPass::compute);
-        EXPECT_EQ(r.video_stage(),
-                  cpu ? VkPipelineStageFlags{VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT}
-                      : VkPipelineStageFlags{VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
-        RendererOptions ro;
-        ro.video_pass = VideoPass::compute;
-        Renderer c(ctx(), OffscreenTarget{{8, 8}}, ro);
-        EXPECT_EQ(c.video_pass(), VideoPass::compute);
-        EXPECT_EQ(c.video_stage(), VkPipelineStageFlags{VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
+        EXPECT_EQ(r.video_pass(), VideoPass::fragment);
+        GTEST_SKIP() << "no shaderStorageImageWriteWithoutFormat: fragment pass only";
     }
     struct Case {
         uint32_t w, h, tw, th;
@@ -521,6 +508,41 @@ TEST_F(Render, ComputeAndFragmentPassesDrawTheSamePixels) {
         // The same shader code on the same positions; only the conversion of the result to
         // 8 bits (the attachment's or the storage image's) may round a half differently.
         EXPECT_LE(worst, 1) << differ << " channels differ";
+    }
+}
+
+// `automatic` measures both passes for each target size and keeps the faster; a new size is
+// measured again.
+TEST_F(Render, AutomaticKeepsTheFasterPassForEachSize) {
+    if (!ctx().storage_write_without_format()) GTEST_SKIP() << "fragment pass only here";
+    Renderer r(ctx(), OffscreenTarget{{64, 36}});
+    if (!r.timestamps_supported()) GTEST_SKIP() << "queue has no timestamps";
+    const TestFrame frame = make_test_frame(160, 90, WorkFormat::rgba8, 2);
+    HostBuffer buf = make_host_buffer(ctx(), frame.bytes.size());
+    VideoFrame vf = upload(frame, buf);
+    FrameSubmit s;
+    s.frame = &vf;
+    for (VkExtent2D size : {VkExtent2D{64, 36}, VkExtent2D{96, 54}}) {
+        SCOPED_TRACE(fmt::format("{}x{}", size.width, size.height));
+        r.resize(size);
+        for (int i = 0; i < 24; ++i)
+            r.wait_frame(r.render(s).serial);
+        const auto choice = r.video_pass_choice();
+        ASSERT_TRUE(choice.has_value());
+        EXPECT_EQ(choice->extent.width, size.width);
+        EXPECT_EQ(choice->extent.height, size.height);
+        EXPECT_GT(choice->compute_ms, 0.0);
+        EXPECT_GT(choice->fragment_ms, 0.0);
+        EXPECT_EQ(r.video_pass(), choice->compute_ms <= choice->fragment_ms ? VideoPass::compute
+                                                                            : VideoPass::fragment);
+        // The picture does not depend on which pass drew it.
+        const RgbaImage img = r.read_back();
+        const RgbaImage want =
+            render_once(ctx(), frame, size.width, size.height, 1, 1, 20, VideoPass::fragment);
+        int worst = 0;
+        for (size_t i = 0; i < img.pixels.size(); ++i)
+            worst = std::max(worst, std::abs(int{img.pixels[i]} - int{want.pixels[i]}));
+        EXPECT_LE(worst, 1);
     }
 }
 

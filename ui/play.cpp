@@ -306,6 +306,12 @@ int run_play(const PlayOptions& o) {
     report["source_stats"]["seeks"] = info.source.seeks;
     report["max_frames_in_flight"] = player->max_frames_in_flight();
     report["video_pass"] = to_string(renderer->video_pass());
+    if (const auto c = renderer->video_pass_choice()) {
+        report["video_pass_choice"] = {
+            {"size", fmt::format("{}x{}", c->extent.width, c->extent.height)},
+            {"compute_ms", c->compute_ms},
+            {"fragment_ms", c->fragment_ms}};
+    }
     report["uploads"] = {{"direct", player->upload_stats().direct},
                          {"copied", player->upload_stats().copied}};
     if (player->frames_in_flight_limit() > 0)

@@ -142,16 +142,15 @@ Renderer::Renderer(VkContext& ctx, const RendererOptions& options, bool offscree
         throw GpuError("Renderer: no compute video pass here: " + unavailable,
                        VK_ERROR_FEATURE_NOT_PRESENT);
     }
-    // Automatic: compute on GPUs; a CPU rasteriser (lavapipe) runs its fragment pass faster
-    // (1280x720 from a 1080p frame: 15-16 ms against 18-19 ms on 2 cores).
-    const bool cpu = ctx_.desc().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    compute_ = unavailable.empty() && (options.video_pass == VideoPass::compute ||
-                                       (options.video_pass == VideoPass::automatic && !cpu));
-    spdlog::debug("Vulkan: {} video pass{}", compute_ ? "compute" : "fragment",
-                  unavailable.empty() ? "" : " (no compute pass: " + unavailable + ")");
+    compute_ = unavailable.empty() && options.video_pass != VideoPass::fragment;
+    use_compute_ = compute_;
+    if (!unavailable.empty()) spdlog::debug("Vulkan: fragment video pass only: {}", unavailable);
     const uint32_t n = std::clamp(options.frames_in_flight, 2u, kMaxFramesInFlight);
     slots_.resize(n);
     create_common();
+    // Automatic: each target size starts with a few frames of each pass, then keeps the faster
+    // (by the frames' own GPU times); without timestamps, the compute pass.
+    choose_by_time_ = compute_ && timestamps_ && options.video_pass == VideoPass::automatic;
     if (offscreen_) {
         create_offscreen_images();
     } else {
@@ -232,8 +231,10 @@ void Renderer::create_common() {
 
     // Descriptors: one set per slot, rewritten when the slot is recorded: the frame's storage
     // buffer, and for the compute pass the target as a storage image.
-    const VkShaderStageFlags stage =
-        compute_ ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
+    push_stages_ =
+        compute_ ? VkShaderStageFlags{VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT}
+                 : VkShaderStageFlags{VK_SHADER_STAGE_FRAGMENT_BIT};
+    const VkShaderStageFlags stage = push_stages_;
     VkDescriptorSetLayoutBinding bindings[2]{};
     bindings[0].binding = 0;
     bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -242,7 +243,7 @@ void Renderer::create_common() {
     bindings[1].binding = 1;
     bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     bindings[1].descriptorCount = 1;
-    bindings[1].stageFlags = stage;
+    bindings[1].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     VkDescriptorSetLayoutCreateInfo lci{};
     lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
     lci.bindingCount = compute_ ? 2 : 1;
@@ -291,13 +292,12 @@ void Renderer::create_common() {
 
     render_pass_ = make_render_pass(false);
     ctx_.set_name(render_pass_.get(), VK_OBJECT_TYPE_RENDER_PASS, name("render pass").c_str());
+    create_pipeline();
     if (compute_) {
         overlay_pass_ = make_render_pass(true);
         ctx_.set_name(overlay_pass_.get(), VK_OBJECT_TYPE_RENDER_PASS,
                       name("overlay pass").c_str());
         create_compute_pipeline();
-    } else {
-        create_pipeline();
     }
 
     // Timestamps: a pair per slot, when the queue can write them.
@@ -410,7 +410,7 @@ void Renderer::create_compute_pipeline() {
     cci.layout = pipeline_layout_.get();
     VkPipeline p = VK_NULL_HANDLE;
     VFX_VK(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cci, nullptr, &p));
-    pipeline_ = PipelineHandle(device_, p);
+    compute_pipeline_ = PipelineHandle(device_, p);
     ctx_.set_name(p, VK_OBJECT_TYPE_PIPELINE, name("video pipeline (compute)").c_str());
 }
 
@@ -475,7 +475,7 @@ void Renderer::create_pipeline() {
     gci.subpass = 0;
     VkPipeline p = VK_NULL_HANDLE;
     VFX_VK(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &gci, nullptr, &p));
-    pipeline_ = PipelineHandle(device_, p);
+    fragment_pipeline_ = PipelineHandle(device_, p);
     ctx_.set_name(p, VK_OBJECT_TYPE_PIPELINE, name("video pipeline (fragment)").c_str());
 }
 
@@ -747,6 +747,10 @@ void Renderer::harvest(Slot& slot) {
     const uint64_t ticks = (ts[1] - ts[0]) & timestamp_mask_;
     const double ms = static_cast<double>(ticks) * timestamp_ns_ / 1e6;
     if (!last_timing_ || slot.serial > last_timing_->serial) last_timing_ = {slot.serial, ms};
+    if (slot.trial != 0 && slot.trial == trial_.generation && trial_.active) {
+        trial_.ms[slot.compute ? 1 : 0].push_back(ms);
+    }
+    slot.trial = 0;
     recent_timings_.push_back({slot.serial, ms});
     while (recent_timings_.size() > kRecentTimings)
         recent_timings_.pop_front();
@@ -855,7 +859,7 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
         w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         w[1].pBufferInfo = nullptr;
         w[1].pImageInfo = &ii;
-        vkUpdateDescriptorSets(device_, compute_ ? 2 : 1, w, 0, nullptr);
+        vkUpdateDescriptorSets(device_, slot.compute ? 2 : 1, w, 0, nullptr);
 
         const Rect r = letterbox_rect(extent_.width, extent_.height, f->width, f->height,
                                       f->sar_num, f->sar_den, f->rotation);
@@ -890,7 +894,7 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
     if (timestamps_) vkCmdResetQueryPool(cmd, query_pool_.get(), 2 * slot.index, 2);
 
     const bool external = f && f->ownership == BufferOwnership::external;
-    const VkPipelineStageFlags stage = video_stage();
+    const VkPipelineStageFlags stage = stage_of(slot.compute);
     VkBufferMemoryBarrier qfo{};
     if (external) {
         // Acquire the frame's range from the external API. Its first scope chains with the
@@ -916,7 +920,7 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
         vkCmdSetScissor(cmd, 0, 1, &full);
         submit.overlay(cmd);
     };
-    if (compute_ && f) {
+    if (slot.compute && f) {
         record_compute_pass(cmd, slot, target, pc);
         if (submit.overlay) {
             VkRenderPassBeginInfo rbi{};
@@ -967,13 +971,12 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
         if (f && pc.dst_width > 0 && pc.dst_height > 0) {
             const VkRect2D scissor{{static_cast<int32_t>(pc.dst_x), static_cast<int32_t>(pc.dst_y)},
                                    {pc.dst_width, pc.dst_height}};
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, fragment_pipeline_.get());
             vkCmdSetViewport(cmd, 0, 1, &viewport);
             vkCmdSetScissor(cmd, 0, 1, &scissor);
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_.get(), 0,
                                     1, &slot.set, 0, nullptr);
-            vkCmdPushConstants(cmd, pipeline_layout_.get(), VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                               sizeof(pc), &pc);
+            vkCmdPushConstants(cmd, pipeline_layout_.get(), push_stages_, 0, sizeof(pc), &pc);
             vkCmdDraw(cmd, 3, 1, 0, 0);
         }
         if (submit.overlay) draw_overlay();
@@ -1024,11 +1027,10 @@ void Renderer::record_compute_pass(VkCommandBuffer cmd, const Slot& slot, const 
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, query_pool_.get(),
                             2 * slot.index);
     }
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.get());
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, compute_pipeline_.get());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_.get(), 0, 1,
                             &slot.set, 0, nullptr);
-    vkCmdPushConstants(cmd, pipeline_layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc),
-                       &pc);
+    vkCmdPushConstants(cmd, pipeline_layout_.get(), push_stages_, 0, sizeof(pc), &pc);
     vkCmdDispatch(cmd, (extent_.width + kComputeGroupX - 1) / kComputeGroupX,
                   (extent_.height + kComputeGroupY - 1) / kComputeGroupY, 1);
 }
@@ -1046,12 +1048,13 @@ void Renderer::submit(Slot& slot, const FrameSubmit& s, std::optional<uint32_t> 
         // transition (whose first scope includes both stages).
         wait_stages_.push_back(
             VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-            (compute_ ? VkPipelineStageFlags{VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT} : 0u));
+            (slot.compute ? VkPipelineStageFlags{VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT} : 0u));
         wait_vals_.push_back(0);
     }
     // Nothing recorded (no image): an empty batch still waits and signals.
     const VkPipelineStageFlags frame_stage =
-        image_index ? video_stage() : VkPipelineStageFlags{VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+        image_index ? stage_of(slot.compute)
+                    : VkPipelineStageFlags{VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
     for (size_t i = 0; i < s.wait_semaphores.size(); ++i) {
         wait_sems_.push_back(s.wait_semaphores[i]);
         wait_stages_.push_back(frame_stage);
@@ -1090,6 +1093,47 @@ void Renderer::submit(Slot& slot, const FrameSubmit& s, std::optional<uint32_t> 
     slot.serial = ++submitted_;
 }
 
+bool Renderer::choose_pass(Slot& slot, bool video) {
+    slot.trial = 0;
+    if (!choose_by_time_ || !video) return use_compute_;
+    const bool same_size =
+        trial_.extent.width == extent_.width && trial_.extent.height == extent_.height;
+    if (!trial_.active && same_size) return use_compute_;  // chosen for this size
+    if (!same_size) {  // a new size (the first frame, a resize): measure both again
+        trial_.active = true;
+        trial_.extent = extent_;
+        ++trial_.generation;
+        for (int k = 0; k < 2; ++k) {
+            trial_.submitted[k] = 0;
+            trial_.ms[k].clear();
+        }
+    }
+    constexpr uint32_t kFrames = 8;  // of each pass; the median of those timed decides
+    for (const int k : {1, 0}) {     // 1: compute, 0: fragment
+        if (trial_.submitted[k] < kFrames) {
+            ++trial_.submitted[k];
+            slot.trial = trial_.generation;
+            return k == 1;
+        }
+    }
+    if (trial_.ms[0].size() >= kFrames / 2 && trial_.ms[1].size() >= kFrames / 2) {
+        auto median = [](std::vector<double> v) {
+            std::nth_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(v.size() / 2), v.end());
+            return v[v.size() / 2];
+        };
+        const double fragment_ms = median(trial_.ms[0]), compute_ms = median(trial_.ms[1]);
+        use_compute_ = compute_ms <= fragment_ms;
+        trial_.active = false;
+        choice_ = VideoPassChoice{extent_, compute_ms, fragment_ms};
+        spdlog::info(
+            "Vulkan: {} video pass at {}x{} (GPU time p50: compute {:.4f} ms, fragment "
+            "{:.4f} ms)",
+            use_compute_ ? "compute" : "fragment", extent_.width, extent_.height, compute_ms,
+            fragment_ms);
+    }
+    return use_compute_;  // until the trial frames' times are in
+}
+
 FrameResult Renderer::render(const FrameSubmit& s) {
     if (!s.wait_values.empty() && s.wait_values.size() != s.wait_semaphores.size()) {
         throw std::invalid_argument("FrameSubmit: wait_values must match wait_semaphores");
@@ -1122,6 +1166,7 @@ FrameResult Renderer::render(const FrameSubmit& s) {
         image = acquire_image(slot, &suboptimal);
     }
     if (image) {
+        slot.compute = choose_pass(slot, s.frame && s.frame->width > 0 && s.frame->height > 0);
         record(slot, s, *image);
     } else {
         slot.timed = false;

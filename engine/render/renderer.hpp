@@ -3,12 +3,14 @@
 // swapchain (a window's VkSurfaceKHR) or an offscreen RGBA8 image.
 //
 // The video pass (RendererOptions::video_pass) is a compute shader writing the target as a
-// storage image on a GPU whose target allows it (shaders/video.comp), else a fragment shader
-// (shaders/video.frag; also on CPU rasterisers, where it is the faster); both draw the same
-// pixels. Compute runs on every multiprocessor, where
-// a data-centre GPU rasterises on a few (an H100's full-screen fragment pass took 0.16 ms at
-// 1280x720 and 1.8 ms at 3840x2160). The overlay, when there is one, is drawn by a render pass
-// that loads what the compute pass wrote.
+// storage image (shaders/video.comp) or a fragment shader (shaders/video.frag); both draw the
+// same pixels. `automatic` measures: for each target size, the first 8 frames with video use
+// the compute pass and the next 8 the fragment pass, and once their GPU times are in, the
+// pass with the lower median stays (video_pass_choice()); the fragment pass alone where the
+// target cannot be a storage image, the compute pass where the queue has no timestamps. Compute
+// runs on every multiprocessor, where a data-centre GPU rasterises on a few (an H100's full-screen
+// fragment pass took 0.16 ms at 1280x720 and 1.8 ms at 3840x2160). The overlay, when there is one,
+// is drawn by a render pass that loads what the compute pass wrote.
 //
 // ---------------------------------------------------------------------------------------------
 // Contract (for the session, the UI and the interop bridge)
@@ -157,7 +159,7 @@ struct FrameTiming {
 
 // How the video is drawn into the target (see the top of this file).
 enum class VideoPass : uint8_t {
-    automatic,  // compute on a GPU where the target can be a storage image, else fragment
+    automatic,  // where both can run: the faster on this device and target size, measured
     compute,    // compute only: a GpuError where the target cannot be a storage image
     fragment,   // a full-screen triangle (for comparison, or drivers that need it)
 };
@@ -204,13 +206,18 @@ public:
     bool wait_frame(uint64_t serial, uint64_t timeout_ns = UINT64_MAX);  // false on timeout
     void wait_all();  // waits for every submitted frame (fences; not vkDeviceWaitIdle)
 
-    // The video pass in use (compute or fragment) and the pipeline stage it reads the frame
-    // in, at which the wait semaphores are waited.
-    VideoPass video_pass() const { return compute_ ? VideoPass::compute : VideoPass::fragment; }
-    VkPipelineStageFlags video_stage() const {
-        return compute_ ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT
-                        : VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
-    }
+    // The video pass new frames use (compute or fragment; with `automatic`, while a target
+    // size is being measured, frames alternate), and the pipeline stage it reads the frame in,
+    // at which the wait semaphores are waited.
+    VideoPass video_pass() const { return use_compute_ ? VideoPass::compute : VideoPass::fragment; }
+    VkPipelineStageFlags video_stage() const { return stage_of(use_compute_); }
+    // `automatic`: the last choice made by measurement (nullopt before one).
+    struct VideoPassChoice {
+        VkExtent2D extent{};
+        double compute_ms = 0.0;  // GPU time p50 of the trial frames
+        double fragment_ms = 0.0;
+    };
+    std::optional<VideoPassChoice> video_pass_choice() const { return choice_; }
 
     // GPU time of the most recent completed, drawn frame: from the video pass's stage after the
     // frame's wait semaphores (so not the wait for OpenCL) to the end of its commands; nullopt
@@ -256,8 +263,10 @@ private:
         SemaphoreHandle acquired;  // swapchain image acquire
         VkDescriptorSet set = VK_NULL_HANDLE;
         uint32_t index = 0;
-        uint64_t serial = 0;  // last serial submitted with this slot (0: none)
-        bool timed = false;   // that submission wrote the slot's timestamps
+        uint64_t serial = 0;   // last serial submitted with this slot (0: none)
+        bool timed = false;    // that submission wrote the slot's timestamps
+        bool compute = false;  // that submission used the compute pass
+        uint32_t trial = 0;    // that submission's trial generation (0: not a trial frame)
     };
     struct TargetImage {  // a swapchain image or an offscreen image
         VkImage image = VK_NULL_HANDLE;
@@ -282,6 +291,12 @@ private:
     void create_image_views_and_framebuffers();
     std::optional<uint32_t> acquire_image(Slot& slot, bool* suboptimal);
     void harvest(Slot& slot);
+    // The pass of the frame about to be recorded in `slot` (`video`: it has a frame to draw).
+    bool choose_pass(Slot& slot, bool video);
+    static VkPipelineStageFlags stage_of(bool compute) {
+        return compute ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT
+                       : VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+    }
     void record(Slot& slot, const FrameSubmit& submit, uint32_t image_index);
     void record_compute_pass(VkCommandBuffer cmd, const Slot& slot, const TargetImage& target,
                              const VideoPush& pc);
@@ -302,13 +317,25 @@ private:
     VkPresentModeKHR present_mode_ = VK_PRESENT_MODE_FIFO_KHR;
     uint32_t min_image_count_ = 2;
     bool swapchain_dirty_ = true;
-    bool compute_ = false;  // the compute video pass (else the fragment pass)
+    bool compute_ = false;         // the compute pass can run (its objects exist)
+    bool use_compute_ = false;     // the pass new frames use (outside a trial)
+    bool choose_by_time_ = false;  // `automatic` with both passes and timestamps
+    struct {
+        bool active = false;
+        VkExtent2D extent{};  // the size measured (or being measured)
+        uint32_t generation = 0;
+        uint32_t submitted[2] = {0, 0};  // trial frames submitted: [0] fragment, [1] compute
+        std::vector<double> ms[2];       // their GPU times, as they complete
+    } trial_;
+    std::optional<VideoPassChoice> choice_;
+    VkShaderStageFlags push_stages_ = VK_SHADER_STAGE_FRAGMENT_BIT;
 
     RenderPassHandle render_pass_;   // clears, then the fragment pass and the overlay
     RenderPassHandle overlay_pass_;  // compute pass only: loads its pixels, then the overlay
     DescriptorSetLayoutHandle set_layout_;
     PipelineLayoutHandle pipeline_layout_;
-    PipelineHandle pipeline_;  // the video pass: compute or graphics
+    PipelineHandle fragment_pipeline_;
+    PipelineHandle compute_pipeline_;  // when compute_
     DescriptorPoolHandle descriptor_pool_;
     QueryPoolHandle query_pool_;
     SwapchainHandle swapchain_;
