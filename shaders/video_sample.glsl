@@ -15,7 +15,7 @@ layout(std430, set = 0, binding = 0) readonly buffer Frame {
     uint words[];
 } frame;
 
-// Matches PushConstants in engine/render/renderer.cpp (std430 offsets).
+// Matches Renderer::VideoPush in engine/render/renderer.cpp (std430 offsets).
 layout(push_constant) uniform Push {
     uint width;        // source size in pixels
     uint height;

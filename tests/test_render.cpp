@@ -546,6 +546,14 @@ TEST_F(Render, AutomaticKeepsTheFasterPassForEachSize) {
     }
 }
 
+// Targets beyond the device's limits are a user error (one line), not undefined behaviour.
+TEST_F(Render, OffscreenTargetBeyondTheDeviceLimitIsAUserError) {
+    const uint32_t most = ctx().properties().limits.maxImageDimension2D;
+    EXPECT_THROW(Renderer(ctx(), OffscreenTarget{{most + 1, 8}}), vfx::Error);
+    Renderer r(ctx(), OffscreenTarget{{8, 8}});
+    EXPECT_THROW(r.resize({8, most + 1}), vfx::Error);
+}
+
 TEST_F(Render, FramesInFlightWithFences) {
     constexpr uint32_t W = 33, H = 21;
     RendererOptions opt;
@@ -941,13 +949,29 @@ TEST_F(Render, ExternalMemoryBufferWithQueueFamilyTransfer) {
     vf.format = frame.format;
     vf.range = frame.bytes.size();
     vf.ownership = BufferOwnership::external;
-    Renderer r(ctx(), OffscreenTarget{{641, 479}});
-    FrameSubmit s;
-    s.frame = &vf;
-    s.wait_semaphores = std::span<const VkSemaphore>(&sem, 1);
-    const FrameResult res = r.render(s);
-    EXPECT_TRUE(r.wait_frame(res.serial));
-    EXPECT_LE(max_error_1to1(r.read_back(), frame), 1.0);
+    // Each pass acquires the range at its own stage (and releases it after): the second
+    // renderer acquires what the first released, after the semaphore is signalled again.
+    bool first = true;
+    for (VideoPass pass : video_passes(ctx())) {
+        SCOPED_TRACE(to_string(pass));
+        if (!first) {
+            VkSubmitInfo again{};
+            again.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+            again.signalSemaphoreCount = 1;
+            again.pSignalSemaphores = &sem;
+            VFX_VK(vkQueueSubmit(ctx().queue(), 1, &again, VK_NULL_HANDLE));
+        }
+        first = false;
+        RendererOptions ro;
+        ro.video_pass = pass;
+        Renderer r(ctx(), OffscreenTarget{{641, 479}}, ro);
+        FrameSubmit s;
+        s.frame = &vf;
+        s.wait_semaphores = std::span<const VkSemaphore>(&sem, 1);
+        const FrameResult res = r.render(s);
+        EXPECT_TRUE(r.wait_frame(res.serial));
+        EXPECT_LE(max_error_1to1(r.read_back(), frame), 1.0);
+    }
 }
 
 TEST_F(Render, DeferredDestructionWaitsForTheFrame) {

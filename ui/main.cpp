@@ -144,8 +144,9 @@ int main_impl(int argc, char** argv) {
     p->add_option("--headless-size", headless_size,
                   "Headless: the offscreen target's size WxH (default 1280x720)");
     p->add_option("--video-pass", play.video_pass,
-                  "How the video is drawn: compute (a compute shader; auto picks it where the "
-                  "target allows) or fragment (a full-screen triangle)")
+                  "How the video is drawn: compute (a compute shader), fragment (a full-screen "
+                  "triangle) or auto (both measured on the first frames of each size, the "
+                  "faster kept)")
         ->check(CLI::IsMember({"auto", "compute", "fragment"}));
     p->add_option("--kernels-dir", play.kernels_dir,
                   "Kernel hot reload: a .cl file in DIR overrides the embedded one; DIR is "

@@ -1,7 +1,7 @@
 #pragma once
-// The Dear ImGui overlay, drawn by the renderer into the same render pass as the video (through
-// the renderer's overlay hook), so it never touches the video's own pixels: screenshots of the
-// processed frame and `process` output never contain it.
+// The Dear ImGui overlay, drawn by the renderer after the video pass, in the same command buffer
+// (through the renderer's overlay hook), so it never touches the video's own pixels: screenshots of
+// the processed frame and `process` output never contain it.
 #include <array>
 #include <functional>
 #include <optional>

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 
@@ -116,6 +117,7 @@ Renderer::Renderer(VkContext& ctx, const RendererOptions& options, bool offscree
         if (size.width == 0 || size.height == 0) {
             throw std::invalid_argument("Renderer: offscreen target of zero size");
         }
+        check_offscreen_size(size);
         color_format_ = VK_FORMAT_R8G8B8A8_UNORM;
         extent_ = size;
     } else {
@@ -139,8 +141,7 @@ Renderer::Renderer(VkContext& ctx, const RendererOptions& options, bool offscree
     }
     const std::string unavailable = compute_pass_unavailable();
     if (options.video_pass == VideoPass::compute && !unavailable.empty()) {
-        throw GpuError("Renderer: no compute video pass here: " + unavailable,
-                       VK_ERROR_FEATURE_NOT_PRESENT);
+        fail("the compute video pass cannot run here ({}); use auto or fragment", unavailable);
     }
     compute_ = unavailable.empty() && options.video_pass != VideoPass::fragment;
     use_compute_ = compute_;
@@ -165,14 +166,44 @@ Renderer::~Renderer() {
     deferred_.clear();
 }
 
+void Renderer::check_offscreen_size(VkExtent2D size) const {
+    const VkPhysicalDeviceLimits& l = ctx_.properties().limits;
+    const uint32_t most =
+        std::min({l.maxImageDimension2D, l.maxFramebufferWidth, l.maxFramebufferHeight});
+    if (size.width > most || size.height > most) {
+        fail("an offscreen target of {}x{} is larger than this device allows ({} a side)",
+             size.width, size.height, most);
+    }
+}
+
 std::string Renderer::compute_pass_unavailable() const {
     if (!ctx_.storage_write_without_format()) {
         return "the device cannot write storage images without a format";
+    }
+    const VkPhysicalDeviceLimits& l = ctx_.properties().limits;
+    if (l.maxComputeWorkGroupInvocations < kComputeGroupX * kComputeGroupY ||
+        l.maxComputeWorkGroupSize[0] < kComputeGroupX ||
+        l.maxComputeWorkGroupSize[1] < kComputeGroupY) {
+        return fmt::format("work groups of {}x{} are too large", kComputeGroupX, kComputeGroupY);
     }
     VkFormatProperties fp{};
     vkGetPhysicalDeviceFormatProperties(ctx_.physical(), color_format_, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
         return fmt::format("format {} is no storage image format", static_cast<int>(color_format_));
+    }
+    if (ctx_.api_version() >= VK_API_VERSION_1_3) {
+        // Vulkan 1.3 reports per format whether it can be written without a format qualifier
+        // (the shader's image has none), beyond the device-wide feature.
+        VkFormatProperties3 fp3{};
+        fp3.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3;
+        VkFormatProperties2 fp2{};
+        fp2.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2;
+        fp2.pNext = &fp3;
+        vkGetPhysicalDeviceFormatProperties2(ctx_.physical(), color_format_, &fp2);
+        if (!(fp3.optimalTilingFeatures & VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT)) {
+            return fmt::format("format {} cannot be written without a format qualifier",
+                               static_cast<int>(color_format_));
+        }
     }
     if (!offscreen_) {
         VkSurfaceCapabilitiesKHR caps{};
@@ -692,6 +723,7 @@ void Renderer::resize(VkExtent2D size) {
             throw std::invalid_argument("Renderer: offscreen target of zero size");
         }
         if (size.width == extent_.width && size.height == extent_.height) return;
+        check_offscreen_size(size);
         wait_all();
         requested_ = size;
         extent_ = size;
@@ -834,7 +866,7 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
 
     // The slot's previous submission has completed, so its set may be rewritten.
     VkDescriptorBufferInfo bi{};
-    static_assert(sizeof(VideoPush) == 48);
+    static_assert(sizeof(VideoPush) == 48 && offsetof(VideoPush, dst_width) == 40);
     VideoPush pc{};
     if (f) {
         const VkDeviceSize align =
@@ -859,6 +891,8 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
         w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         w[1].pBufferInfo = nullptr;
         w[1].pImageInfo = &ii;
+        // Fragment frames leave binding 1 as it was (possibly a view since destroyed): the
+        // fragment pipeline does not use it.
         vkUpdateDescriptorSets(device_, slot.compute ? 2 : 1, w, 0, nullptr);
 
         const Rect r = letterbox_rect(extent_.width, extent_.height, f->width, f->height,
@@ -962,9 +996,9 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
         rbi.pClearValues = &clear;
         vkCmdBeginRenderPass(cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
         if (timestamps_) {
-            // The start is stamped inside the pass at the fragment stage, after the acquire:
-            // the wait semaphores block that stage, so the time is the video pass's own, not
-            // the wait for the frame's OpenCL work (which its own stages count).
+            // The start is stamped inside the pass at the fragment stage, which the frame's and
+            // the image's semaphores block: the time is the video pass's own, not the wait for
+            // the frame's OpenCL work (which its own stages count) or for the image.
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, query_pool_.get(),
                                 2 * slot.index);
         }
@@ -1046,9 +1080,10 @@ void Renderer::submit(Slot& slot, const FrameSubmit& s, std::optional<uint32_t> 
         wait_sems_.push_back(slot.acquired.get());
         // The image's first use: the clearing render pass, or the compute pass's layout
         // transition (whose first scope includes both stages).
-        wait_stages_.push_back(
-            VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-            (slot.compute ? VkPipelineStageFlags{VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT} : 0u));
+        // Also the stage each pass stamps its start at, so neither pass's GPU time includes
+        // the wait for the image (which would bias the automatic choice).
+        wait_stages_.push_back(VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                               stage_of(slot.compute));
         wait_vals_.push_back(0);
     }
     // Nothing recorded (no image): an empty batch still waits and signals.
@@ -1108,13 +1143,14 @@ bool Renderer::choose_pass(Slot& slot, bool video) {
             trial_.ms[k].clear();
         }
     }
-    constexpr uint32_t kFrames = 8;  // of each pass; the median of those timed decides
-    for (const int k : {1, 0}) {     // 1: compute, 0: fragment
-        if (trial_.submitted[k] < kFrames) {
-            ++trial_.submitted[k];
-            slot.trial = trial_.generation;
-            return k == 1;
-        }
+    // Frames alternate between the passes (compute first), so clock ramps and first touches
+    // fall on both; the median of each pass's timed frames decides.
+    constexpr uint32_t kFrames = 8;  // of each pass
+    if (trial_.submitted[0] < kFrames || trial_.submitted[1] < kFrames) {
+        const int k = trial_.submitted[1] <= trial_.submitted[0] ? 1 : 0;  // 1: compute
+        ++trial_.submitted[k];
+        slot.trial = trial_.generation;
+        return k == 1;
     }
     if (trial_.ms[0].size() >= kFrames / 2 && trial_.ms[1].size() >= kFrames / 2) {
         auto median = [](std::vector<double> v) {
@@ -1272,8 +1308,9 @@ RgbaImage Renderer::read_back() {
     begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VFX_VK(vkBeginCommandBuffer(readback_cmd_, &begin));
-    // The render pass's outgoing dependency orders its colour writes before this copy and
-    // leaves the image in TRANSFER_SRC_OPTIMAL.
+    // The render pass's outgoing dependency (or, for a compute pass without overlay, its last
+    // barrier) orders the frame's writes before this copy and leaves the image in
+    // TRANSFER_SRC_OPTIMAL.
     VkBufferImageCopy copy{};
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     copy.imageExtent = {extent_.width, extent_.height, 1};

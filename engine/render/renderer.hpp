@@ -4,10 +4,11 @@
 //
 // The video pass (RendererOptions::video_pass) is a compute shader writing the target as a
 // storage image (shaders/video.comp) or a fragment shader (shaders/video.frag); both draw the
-// same pixels. `automatic` measures: for each target size, the first 8 frames with video use
-// the compute pass and the next 8 the fragment pass, and once their GPU times are in, the
-// pass with the lower median stays (video_pass_choice()); the fragment pass alone where the
-// target cannot be a storage image, the compute pass where the queue has no timestamps. Compute
+// same pixels. `automatic` measures: whenever the target's size changes, the next 16 frames
+// with video alternate between the passes, and once their GPU times are in, the pass with the
+// lower median stays (video_pass_choice()); the fragment pass alone where the target cannot
+// be a storage image, the compute pass where the queue has no timestamps. A compute pass
+// asked for where it cannot run is a vfx::Error (one line for the user). Compute
 // runs on every multiprocessor, where a data-centre GPU rasterises on a few (an H100's full-screen
 // fragment pass took 0.16 ms at 1280x720 and 1.8 ms at 3840x2160). The overlay, when there is one,
 // is drawn by a render pass that loads what the compute pass wrote.
@@ -24,7 +25,7 @@
 //     shader reads it directly (no copy). nullptr: no video, the target is cleared to black
 //     (the overlay still draws).
 //   - wait_semaphores: waited before the video pass reads the buffer (pipeline stage
-//     COMPUTE_SHADER for the compute pass, FRAGMENT_SHADER for the fragment pass: video_stage()).
+//     COMPUTE_SHADER for a frame the compute pass draws, FRAGMENT_SHADER for the fragment pass).
 //     Binary or timeline; with any timeline semaphore, wait_values gives one value per
 //     semaphore (ignored for binary ones), else leave wait_values empty.
 //   - signal_semaphores (+ signal_values likewise): signalled when this frame's GPU work,
@@ -41,10 +42,11 @@
 //     No barrier is needed: vkQueueSubmit makes earlier host writes visible.
 //   - external: memory shared with another API through VK_KHR_external_memory_fd (a buffer
 //     created with VkExternalMemoryBufferCreateInfo, VK_SHARING_MODE_EXCLUSIVE). The command
-//     buffer acquires the bound range from VK_QUEUE_FAMILY_EXTERNAL (stage video_stage(),
-//     after the wait semaphores) before the video pass, and releases it back to
-//     VK_QUEUE_FAMILY_EXTERNAL after it (and after the overlay). The other API must have finished
-//     writing before the wait semaphores signal (or before render() when there are none).
+//     buffer acquires the bound range from VK_QUEUE_FAMILY_EXTERNAL (at the frame's pass's
+//     stage, after the wait semaphores) before the video pass, and releases it back to
+//     VK_QUEUE_FAMILY_EXTERNAL after it (recorded last; it orders the video pass's reads). The
+//     other API must have finished writing before the wait semaphores signal (or before render()
+//     when there are none).
 //
 // Learning completion: render() returns a serial (1, 2, 3...; every call gets one). Serials
 //   complete in order. completed_serial() is the highest serial whose GPU work (and so every
@@ -280,7 +282,8 @@ private:
     Renderer(VkContext& ctx, const RendererOptions& options, bool offscreen, VkExtent2D size,
              VkSurfaceKHR surface);
     void create_common();
-    std::string compute_pass_unavailable() const;  // why not (empty: available)
+    std::string compute_pass_unavailable() const;      // why not (empty: available)
+    void check_offscreen_size(VkExtent2D size) const;  // vfx::Error beyond the device's limits
     RenderPassHandle make_render_pass(bool load_after_compute) const;
     ShaderModuleHandle shader_module(std::string_view file) const;
     void create_pipeline();
