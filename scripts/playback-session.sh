@@ -46,12 +46,14 @@ if rows:
     print(f"median ratio over {len(rows)} rounds: direct {statistics.median(p / d for d, p, c in rows):.0%}, "
           f"copy {statistics.median(c / d for d, p, c in rows):.0%}")
 # The default chain's GPU time per frame: each stage's p50 over the frames of each round's play.
-stages = ["convert", "median", "unsharp", "histogram", "render"]
+# "switch" (the GPU changing from OpenCL's context to Vulkan's before the video pass) is there
+# since the seventh 2026-11-26 session; runs before it counted none.
+stages = ["convert", "median", "unsharp", "histogram", "switch", "render"]
 for i in range(1, rounds + 1):
     try:
         with open(f"{out}/play-{i}.json") as f:
             s = json.load(f)["timing"]["summary_ms"]
-        v = [s[n]["p50"] for n in stages]
+        v = [s[n]["p50"] if n in s else 0.0 for n in stages]
     except (OSError, KeyError, ValueError) as e:
         print(f"round {i}: no stage times ({e})"); continue
     print(f"round {i} p50 ms: " + " ".join(f"{n} {x:.4f}" for n, x in zip(stages, v))

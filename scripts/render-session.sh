@@ -24,9 +24,10 @@ frames = j["timing"]["frames"][10:]
 def p50(stage):
     v = [f["stages_ms"][stage] for f in frames if stage in f["stages_ms"]]
     return statistics.median(v) if v else float("nan")
-gpu = ["convert", "median", "unsharp", "histogram", "render"]
+gpu = ["convert", "median", "unsharp", "histogram", "switch", "render"]
 c = j.get("video_pass_choice")
 print(f"{sys.argv[2]:>9} {sys.argv[3]:>8} ({j['video_pass']}): render p50 {p50('render'):.4f} ms, "
+      f"switch p50 {p50('switch'):.4f} ms, "
       f"chain + render p50s {sum(p50(s) for s in gpu):.4f} ms, {j['fps']:.1f} fps"
       + (f"; chosen by measurement: compute {c['compute_ms']:.4f}, fragment {c['fragment_ms']:.4f} ms" if c else ""))
 PY

@@ -791,6 +791,8 @@ TEST(Cli, PlayDrawsWithTheVideoPassAsked) {
         const auto j = read_json(report);
         EXPECT_EQ(j["video_pass"], pass);
         EXPECT_GT(j["timing"]["summary_ms"]["render"]["p50"].get<double>(), 0.0) << j.dump();
+        // The change from OpenCL's context to Vulkan's before the video pass, its own stage.
+        EXPECT_GE(j["timing"]["summary_ms"]["switch"]["p50"].get<double>(), 0.0) << j.dump();
     }
     // auto: both measured, the faster kept (and named, with the times, in the report).
     const std::string report = dir + "/auto.json";

@@ -156,7 +156,11 @@ struct FrameResult {
 
 struct FrameTiming {
     uint64_t serial = 0;
-    double gpu_ms = 0.0;
+    double gpu_ms = 0.0;     // the video pass (and overlay): its start to the frame's end
+    double switch_ms = 0.0;  // the frame's commands' start (after its wait semaphores) to the
+                             // video pass's start: on a GPU shared with OpenCL, mostly the GPU
+                             // changing over to Vulkan's context (0.16 ms on an H100); on a CPU
+                             // device the split between the two is not meaningful
 };
 
 // How the video is drawn into the target (see the top of this file).
@@ -216,7 +220,7 @@ public:
     // `automatic`: the last choice made by measurement (nullopt before one).
     struct VideoPassChoice {
         VkExtent2D extent{};
-        double compute_ms = 0.0;  // GPU time p50 of the trial frames
+        double compute_ms = 0.0;  // p50 of the trial frames' switch_ms + gpu_ms
         double fragment_ms = 0.0;
     };
     std::optional<VideoPassChoice> video_pass_choice() const { return choice_; }
@@ -229,6 +233,7 @@ public:
     // GPU time of one of the recent completed, drawn frames (the last few dozen serials), for
     // per-frame records; nullopt when not drawn, not complete, untimed or too old.
     std::optional<double> timing_of(uint64_t serial) const;
+    std::optional<FrameTiming> frame_timing(uint64_t serial) const;  // the same, both parts
 
     // --- target ---
     bool offscreen() const { return offscreen_; }

@@ -366,7 +366,7 @@ void Player::harvest(bool wait) {
         if (!wait && (f.serial > completed || !f.pending.complete())) break;
         if (wait) renderer_.wait_frame(f.serial);
         // Stage order in the record: decode, queue (fresh frames), the OpenCL stages, handover,
-        // render, present.
+        // switch, render, present.
         const auto head = f.record.stages.begin() + static_cast<std::ptrdiff_t>(f.head);
         std::vector<std::pair<std::string, double>> stages(f.record.stages.begin(), head);
         for (const auto& st : f.pending.timings())
@@ -374,7 +374,10 @@ void Player::harvest(bool wait) {
         if (auto h = f.pending.histogram()) histogram_ = std::move(h);
         if (auto h = f.pending.view_histograms()) view_histograms_ = std::move(h);
         stages.insert(stages.end(), head, f.record.stages.end() - 1);
-        if (auto t = renderer_.timing_of(f.serial)) stages.emplace_back("render", *t);
+        if (auto t = renderer_.frame_timing(f.serial)) {
+            stages.emplace_back("switch", t->switch_ms);  // to Vulkan's context, before render
+            stages.emplace_back("render", t->gpu_ms);
+        }
         stages.push_back(f.record.stages.back());
         f.record.stages = std::move(stages);
         timing_.add(std::move(f.record));
