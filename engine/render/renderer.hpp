@@ -4,14 +4,15 @@
 //
 // The video pass (RendererOptions::video_pass) is a compute shader writing the target as a
 // storage image (shaders/video.comp) or a fragment shader (shaders/video.frag); both draw the
-// same pixels. `automatic` measures: whenever the target's size changes, the next 16 frames
-// with video alternate between the passes, and once their GPU times are in, the pass with the
-// lower median stays (video_pass_choice()); the fragment pass alone where the target cannot
-// be a storage image, the compute pass where the queue has no timestamps. A compute pass
-// asked for where it cannot run is a vfx::Error (one line for the user). Compute
-// runs on every multiprocessor, where a data-centre GPU rasterises on a few (an H100's full-screen
-// fragment pass took 0.16 ms at 1280x720 and 1.8 ms at 3840x2160). The overlay, when there is one,
-// is drawn by a render pass that loads what the compute pass wrote.
+// same pixels. Compute runs on every multiprocessor, where a data-centre GPU rasterises on a
+// few: on an H100 the fragment pass's commands took 0.38 ms at 1280x720 and 2.7 ms at
+// 3840x2160, the compute pass's 0.17 and 0.21 ms. `automatic` measures: whenever the target's
+// size changes, the next 16 frames with video alternate between the passes, and once their GPU
+// times (FrameTiming::switch_ms + gpu_ms) are in, the pass with the lower median stays
+// (video_pass_choice()); the fragment pass alone where the target cannot be a storage image,
+// the compute pass where the queue has no timestamps. A compute pass asked for where it cannot
+// run is a vfx::Error (one line for the user). The overlay, when there is one, is drawn by a
+// render pass that loads what the compute pass wrote.
 //
 // ---------------------------------------------------------------------------------------------
 // Contract (for the session, the UI and the interop bridge)
@@ -61,9 +62,10 @@
 //   fence, a descriptor set, a timestamp pair and an acquire semaphore; render() blocks only
 //   when the slot it needs is still in flight (the frame frames_in_flight() ago).
 //
-// GPU time: when the queue supports timestamps, each drawn frame's GPU time (from the video
-//   pass's stage after the wait semaphores to the end of its commands, overlay included) is
-//   read once its fence has signalled: last_timing().
+// GPU time: when the queue supports timestamps, each drawn frame's times are read once its
+//   fence has signalled (last_timing(), frame_timing()): gpu_ms from the video pass's start to
+//   the end of its commands (overlay included), switch_ms from the start of its commands, after
+//   the wait semaphores (so not the wait for OpenCL), to the video pass's start.
 //
 // Swapchain target: FIFO with vsync, else MAILBOX, else IMMEDIATE (else FIFO). Call resize()
 //   with the window's framebuffer size whenever it changes; the swapchain is also recreated
@@ -225,8 +227,7 @@ public:
     };
     std::optional<VideoPassChoice> video_pass_choice() const { return choice_; }
 
-    // GPU time of the most recent completed, drawn frame: from the video pass's stage after the
-    // frame's wait semaphores (so not the wait for OpenCL) to the end of its commands; nullopt
+    // GPU times of the most recent completed, drawn frame (see "GPU time" above); nullopt
     // before one, or when the queue cannot write timestamps.
     std::optional<FrameTiming> last_timing() const { return last_timing_; }
     bool timestamps_supported() const { return timestamps_; }
