@@ -38,6 +38,23 @@ std::optional<uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties&
     return std::nullopt;
 }
 
+// A layout transition of a whole single-level colour image.
+void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+                VkPipelineStageFlags src_stages, VkAccessFlags src_access,
+                VkPipelineStageFlags dst_stages, VkAccessFlags dst_access) {
+    VkImageMemoryBarrier ib{};
+    ib.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+    ib.srcAccessMask = src_access;
+    ib.dstAccessMask = dst_access;
+    ib.oldLayout = from;
+    ib.newLayout = to;
+    ib.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ib.image = image;
+    ib.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cmd, src_stages, dst_stages, 0, 0, nullptr, 0, nullptr, 1, &ib);
+}
+
 __extension__ typedef unsigned __int128 u128;
 
 uint32_t round_div(u128 num, u128 den) {
@@ -951,7 +968,7 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
     VkBufferMemoryBarrier qfo{};
     if (external) {
         // Acquire the frame's range from the external API. Its first scope chains with the
-        // wait semaphores (stage video_stage()), the second covers the shader reads.
+        // wait semaphores (ALL_COMMANDS), the second covers the pass's shader reads.
         qfo.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
         qfo.srcAccessMask = 0;
         qfo.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
@@ -986,21 +1003,12 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
             vkCmdEndRenderPass(cmd);
         } else {
             // GENERAL -> the layout the read-back copy or presentation expects.
-            VkImageMemoryBarrier ib{};
-            ib.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-            ib.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-            ib.dstAccessMask = offscreen_ ? VK_ACCESS_TRANSFER_READ_BIT : 0;
-            ib.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
-            ib.newLayout =
-                offscreen_ ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-            ib.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-            ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-            ib.image = target.image;
-            ib.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-            vkCmdPipelineBarrier(
-                cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            transition(
+                cmd, target.image, VK_IMAGE_LAYOUT_GENERAL,
+                offscreen_ ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                 offscreen_ ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                0, 0, nullptr, 0, nullptr, 1, &ib);
+                offscreen_ ? VK_ACCESS_TRANSFER_READ_BIT : 0);
         }
     } else {
         // The fragment pass, or no frame (either pass): a render pass that clears the target.
@@ -1015,9 +1023,7 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
         rbi.pClearValues = &clear;
         vkCmdBeginRenderPass(cmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
         if (timestamps_) {
-            // The start is stamped inside the pass at the fragment stage, which the frame's and
-            // the image's semaphores block: the time is the video pass's own, not the wait for
-            // the frame's OpenCL work (which its own stages count) or for the image.
+            // The video pass's start, inside the render pass (after its clear).
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, query_pool_.get(),
                                 kStamps * slot.index + 1);
         }
@@ -1056,25 +1062,15 @@ void Renderer::record(Slot& slot, const FrameSubmit& submit, uint32_t image_inde
 
 void Renderer::record_compute_pass(VkCommandBuffer cmd, const Slot& slot, const TargetImage& target,
                                    const VideoPush& pc) {
-    // The target to GENERAL for the shader's writes, after its previous use: the acquire
-    // semaphore's wait (swapchain: its stages are in this barrier's first scope), or the
-    // last frame's writes and read-back copy (offscreen).
-    VkImageMemoryBarrier ib{};
-    ib.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    ib.srcAccessMask =
-        offscreen_ ? VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT : 0;
-    ib.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;  // every pixel is written
-    ib.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-    ib.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    ib.image = target.image;
-    ib.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    // The target to GENERAL for the shader's writes (every pixel is written: its old contents
+    // go), after its previous use: the acquire semaphore's wait (swapchain), or the last
+    // frame's writes and read-back copy (offscreen).
     VkPipelineStageFlags src =
         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
     if (offscreen_) src |= VK_PIPELINE_STAGE_TRANSFER_BIT;
-    vkCmdPipelineBarrier(cmd, src, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0, nullptr,
-                         1, &ib);
+    transition(cmd, target.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, src,
+               offscreen_ ? VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT : 0,
+               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, compute_pipeline_.get());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_.get(), 0, 1,
                             &slot.set, 0, nullptr);
@@ -1100,21 +1096,18 @@ void Renderer::submit(Slot& slot, const FrameSubmit& s, std::optional<uint32_t> 
     signal_vals_.clear();
     if (present) {
         wait_sems_.push_back(slot.acquired.get());
-        // The image's first use: the clearing render pass, or the compute pass's layout
-        // transition (whose first scope includes both stages).
-        // Also the stage each pass stamps its start at, so neither pass's GPU time includes
-        // the wait for the image (which would bias the automatic choice).
-        wait_stages_.push_back(VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-                               stage_of(slot.compute));
+        // At every stage, so the frame's first timestamp comes after the image is ours (and
+        // every first use of it, the clearing render pass or the compute pass's layout
+        // transition, chains with the wait).
+        wait_stages_.push_back(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
         wait_vals_.push_back(0);
     }
-    // Nothing recorded (no image): an empty batch still waits and signals.
-    const VkPipelineStageFlags frame_stage =
-        image_index ? stage_of(slot.compute)
-                    : VkPipelineStageFlags{VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+    // Before every command of the frame (its first timestamp included: the renderer's GPU
+    // times never count the wait for OpenCL). Nothing recorded (no image): an empty batch
+    // still waits and signals.
     for (size_t i = 0; i < s.wait_semaphores.size(); ++i) {
         wait_sems_.push_back(s.wait_semaphores[i]);
-        wait_stages_.push_back(frame_stage);
+        wait_stages_.push_back(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
         wait_vals_.push_back(s.wait_values.empty() ? 0 : s.wait_values[i]);
     }
     for (size_t i = 0; i < s.signal_semaphores.size(); ++i) {

@@ -25,8 +25,8 @@
 //     format; rows `pitch` bytes apart; `offset` and `pitch` multiples of 4. The video pass's
 //     shader reads it directly (no copy). nullptr: no video, the target is cleared to black
 //     (the overlay still draws).
-//   - wait_semaphores: waited before the video pass reads the buffer (pipeline stage
-//     COMPUTE_SHADER for a frame the compute pass draws, FRAGMENT_SHADER for the fragment pass).
+//   - wait_semaphores: waited before any of the frame's commands (ALL_COMMANDS: its timestamps
+//     included, so its GPU times never count the wait for the other API's work).
 //     Binary or timeline; with any timeline semaphore, wait_values gives one value per
 //     semaphore (ignored for binary ones), else leave wait_values empty.
 //   - signal_semaphores (+ signal_values likewise): signalled when this frame's GPU work,
@@ -215,10 +215,8 @@ public:
     void wait_all();  // waits for every submitted frame (fences; not vkDeviceWaitIdle)
 
     // The video pass new frames use (compute or fragment; with `automatic`, while a target
-    // size is being measured, frames alternate), and the pipeline stage it reads the frame in,
-    // at which the wait semaphores are waited.
+    // size is being measured, frames alternate).
     VideoPass video_pass() const { return use_compute_ ? VideoPass::compute : VideoPass::fragment; }
-    VkPipelineStageFlags video_stage() const { return stage_of(use_compute_); }
     // `automatic`: the last choice made by measurement (nullopt before one).
     struct VideoPassChoice {
         VkExtent2D extent{};
