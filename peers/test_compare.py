@@ -1,5 +1,6 @@
-"""Tests of peers/compare.py on the small fixtures in peers/testdata (run by ctest peers_compare:
-`python3 -m unittest -v test_compare` in peers/)."""
+"""Tests of peers/compare.py on the small fixtures in peers/testdata, and of opencv_bench.py's
+CPU-fallback rule (run by ctest peers_compare: `python3 -m unittest -v test_compare` in
+peers/)."""
 
 import json
 import os
@@ -11,6 +12,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare  # noqa: E402
+import opencv_bench  # noqa: E402 (numpy and cv2 only imported by its main())
 
 DATA = os.path.join(HERE, "testdata")
 OURS, NPP, OPENCV = (os.path.join(DATA, f) for f in ("ours.json", "npp.json", "opencv.json"))
@@ -191,6 +193,25 @@ class CommandLine(unittest.TestCase):
         p = run_cli(OURS)
         self.assertEqual(p.returncode, 2)  # argparse usage error
         self.assertIn("usage:", p.stderr)
+
+
+class OpenCvFallbackRule(unittest.TestCase):
+    """Figures of the H100 run of 2026-11-26 (benchmarks/2026-11-26-h100-s7/final/opencv.json)."""
+
+    def test_gpu_runs_that_kept_the_host_busy_are_not_fallbacks(self):
+        # NV12 -> RGBA at 4K: 0.040 ms against the CPU's 0.59, with 2.6 host cores busy.
+        self.assertEqual(opencv_bench.fallback_reasons(True, 0.0401, 0.59), [])
+        self.assertEqual(opencv_bench.fallback_reasons(True, 0.0305, 1.623), [])  # median 3x3
+
+    def test_a_run_no_faster_than_the_cpu_is_a_fallback(self):
+        # GaussianBlur 13x13 at 4K: 7.98 ms against the CPU's 9.32 (the CPU code plus copies).
+        reasons = opencv_bench.fallback_reasons(True, 7.98, 9.32)
+        self.assertEqual(len(reasons), 1)
+        self.assertIn("not at least twice as fast", reasons[0])
+        self.assertTrue(opencv_bench.fallback_reasons(True, 9.70, 0.469))  # Bayer -> RGBA
+
+    def test_opencl_not_in_use(self):
+        self.assertIn("OpenCL not in use", opencv_bench.fallback_reasons(False, 0.01, 1.0))
 
 
 if __name__ == "__main__":
