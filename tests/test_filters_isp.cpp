@@ -104,8 +104,9 @@ struct RunResult {
 
 // Runs the one filter of `chain_text` directly on `in` (FilterIo built by hand, as the
 // processor does), with `input` as the chain's input frame and `bits` as the source depth.
+// `in_place`: dst = src, as the processor runs an observing filter (the histogram).
 RunResult run_filter(ClContext& cl, const std::string& chain_text, const Frame& in,
-                     int source_bits = 0, const Frame* input = nullptr) {
+                     int source_bits = 0, const Frame* input = nullptr, bool in_place = false) {
     const Chain chain = parse_chain(chain_text);
     const FilterInstance& f = chain.filters.front();
     std::unique_ptr<GpuFilter> filter = f.info->factory(cl, f);
@@ -116,7 +117,7 @@ RunResult run_filter(ClContext& cl, const std::string& chain_text, const Frame& 
     const FrameGeometry gout = make_geometry(
         w, h, out_kind == FrameKind::mosaic ? mono_of(in.format()) : rgba_of(in.format()));
     ClMem src = in.mosaic ? upload_mono(cl, in.mono, gin) : upload_image(cl, in.colour, gin);
-    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, gout.size_bytes());
+    ClMem dst = in_place ? src : cl.buffer(CL_MEM_READ_WRITE, gout.size_bytes());
     std::vector<ClEvent> events;
     std::vector<ClMem> keep;
     FilterIo io{cl, cl.queue(), src.get(), dst.get(), gin, events, keep};
@@ -703,6 +704,51 @@ TEST_F(Isp, HistogramBitExactFramePassesUnchanged) {
     const Image big = random_image(1920, 1080, WorkFormat::rgba16, rng);
     const RunResult r = run_filter(cl, "histogram", of(big));
     expect_histogram(r.hist, ref_histogram(of(big)), "histogram 1080p");
+}
+
+// Every tuned candidate (forced in turn), counting in place and with the copy, on sizes that
+// are not multiples of a work-item's block (4 x HR) and on flat frames: every pixel the same
+// value fills a group's byte counts for one bin as far as they may go between flushes.
+TEST_F(Isp, HistogramEveryTunedVariantRandomAndFlat) {
+    ClContext& cl = *test_cl();
+    std::mt19937 rng(112);
+    std::vector<Frame> frames;
+    for (auto [w, h] : {std::pair{1, 1}, {5, 3}, {67, 29}, {130, 97}})
+        for (bool deep : {false, true}) {
+            frames.push_back(
+                of(random_image(w, h, deep ? WorkFormat::rgba16 : WorkFormat::rgba8, rng)));
+            frames.push_back(of(random_mono(w, h, deep, rng)));
+        }
+    for (bool deep : {false, true}) {
+        const uint16_t v = deep ? 40000 : 200;
+        Image flat = random_image(261, 300, deep ? WorkFormat::rgba16 : WorkFormat::rgba8, rng);
+        Image grey = flat;
+        Mono mono = random_mono(261, 300, deep, rng);
+        for (int y = 0; y < flat.height; ++y)
+            for (int x = 0; x < flat.width; ++x) {
+                for (int c = 0; c < 3; ++c) {
+                    flat.at(x, y, c) = static_cast<uint16_t>(v / (c + 1));
+                    grey.at(x, y, c) = v;  // R = G = B = luma: the four bytes of one word
+                }
+                mono.at(x, y) = v;
+            }
+        frames.push_back(of(flat));
+        frames.push_back(of(grey));
+        frames.push_back(of(mono));
+    }
+    for (const KernelVariant& v : stencil::histogram_variants()) {
+        cl.tuner().force(v.label());
+        for (const Frame& in : frames)
+            for (bool in_place : {true, false}) {
+                const std::string label = what("histogram", in.width(), in.height(), in.format()) +
+                                          (in_place ? " in place " : " copy ") + v.label();
+                const RunResult r = run_filter(cl, "histogram", in, 0, nullptr, in_place);
+                ASSERT_TRUE(r.has_hist) << label;
+                expect_histogram(r.hist, ref_histogram(in), label);
+                expect_frame(r.out, in, 0, label + ": the frame changed");
+            }
+    }
+    cl.tuner().force("");
 }
 
 // ---- demosaic quality on a real photograph ----

@@ -103,7 +103,9 @@ public:
                                                                        : WorkFormat::rgba8);
             uses_input = uses_input || f.info->uses_chain_input;
         }
-        observes = chain.filters.size() == 1 && first.name == "histogram";
+        // An observer alone (the histogram) runs as a chain runs it: counting in place, the
+        // frame neither copied nor written (FilterInfo::observes).
+        observes = chain.filters.size() == 1 && first.observes;
         const FrameGeometry g_rgba = make_geometry(w, h, WorkFormat::rgba8);
         auto geom = [&](WorkFormat f) { return make_geometry(w, h, f); };
         const uint64_t in_bytes = packed_bytes(w, h, in_fmt);
@@ -125,7 +127,7 @@ public:
             cl_mem src = set.in.get();
             size_t at = 0;  // filter index the stage starts at
             for (size_t k = 0; k < st.size(); ++k) {
-                cl_mem dst = k % 2 == 0 ? set.a.get() : set.b.get();
+                cl_mem dst = observes ? src : k % 2 == 0 ? set.a.get() : set.b.get();
                 const FrameGeometry gi = geom(fmts[at]), go = geom(fmts[at + st[k].count]);
                 ClMem hist;
                 FilterIo io{cl_, cl_.queue(), src, dst, gi, ev, keep};
@@ -149,6 +151,7 @@ public:
                      ? fmt::format("fused: {} kernel{} for {} filters", st.size(),
                                    st.size() == 1 ? "" : "s", chain.filters.size())
                      : note;
+        if (observes && r.note.empty()) r.note = "counts in place, as in a chain (read only)";
         results_.push_back(r);
     }
 
