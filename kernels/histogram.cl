@@ -2,52 +2,23 @@
 // engine/compute/processor.hpp: 8-bit value v -> bin v, 16-bit -> (v + 128) / 257; luma =
 // (13933 R + 46871 G + 4732 B + 32768) >> 16 of the bins). -DMONO=1: a mosaic, counted as
 // R = G = B.
-//   histogram: the `histogram` filter's copy form (dst != src); the frame passes unchanged.
-//   histogram_count: counts only (the filter observing a chain's frame, dst == src, and the
-//   processor's before/after histograms for the overlay).
-// Both add into `counts` (4 x 256 words, R G B luma, zeroed by the host).
+//   histogram: the `histogram` filter; the frame passes unchanged (copied to dst).
+//   histogram_count: counts only (the processor's before/after histograms for the overlay).
 //
-// Build options: -DHX, -DHY (the work-group shape, required), -DHR (rows per work-item),
-// -DHU (rows loaded together; HR a multiple of HU). Work-item (gx, gy) takes the quad of 4
-// pixels at x = 4 gx of rows HR gy .. HR gy + HR - 1: a warp's 32 work-items read 32 adjacent
-// quads of a row, one aligned 16-byte (RGBA8) load each, HU rows of them before the first is
-// counted.
-//
-// Counting without bank conflicts: the group's counts live in __local as bytes, one word per
-// (bin, slot), slot = local id % 32 (a warp's lane on NVIDIA), its four bytes the counts of R,
-// G, B and luma in that bin. A lane adds 1 << (8 c) to word (bin, its slot): the 32 lanes of
-// a warp's add always reach 32 different banks, whatever the frame holds (a flat area, where
-// every lane counts the same value, included). The adds are atomic because the group's warps
-// share the slots. A byte holds 255 counts, so every FLUSH_ROWS rows (as many as the slot's
-// work-items can count without reaching 256) the group folds the bytes into 32-bit totals held
-// in registers, each work-item those of its own bins, and clears them; at the end each
-// work-item adds its totals to `counts` with one global atomic per non-zero count.
+// Launch: a fixed grid of work-groups (the host picks a few per compute unit, at most one per
+// row; any 2D work-group shape), not one work-item per pixel. Group g takes rows g, g + G,
+// g + 2G ...; its work-items walk each row 4 pixels at a time (one aligned vector load per
+// quad: rows start on 256-byte boundaries). Counts go to HIST_COPIES interleaved local
+// sub-histograms (bin b of copy k at b * HIST_COPIES + k, k = local id % HIST_COPIES: work-items
+// of one warp that meet the same value mostly hit different words, in different banks), and
+// once per group each bin's copies are summed and added to the global histogram (zeroed by the
+// host) with one atomic per non-zero bin: G x 1024 global atomics a frame at most, instead of
+// one group's worth per 256 pixels.
 
-#ifndef HX
-#define HX 32
+#ifndef HIST_COPIES
+#define HIST_COPIES 4
 #endif
-#ifndef HY
-#define HY 4
-#endif
-#ifndef HR
-#define HR 16
-#endif
-#ifndef HU
-#define HU 4
-#endif
-#if HR % HU
-#error "histogram: HR must be a multiple of HU"
-#endif
-#define HT (HX * HY)                    // work-items of a group
-#define SLOTS 32
-#define SHARE ((HT + SLOTS - 1) / SLOTS)  // work-items counting into one slot
-#define FLUSH_ROWS (255 / (4 * SHARE))    // rows a work-item counts between flushes
-#define FLUSH_CHUNKS (FLUSH_ROWS / HU)    // ... in loads of HU rows
-#if FLUSH_CHUNKS < 1
-#error "histogram: HU rows of 4 pixels overflow a slot's byte counts; lower HU or the group"
-#endif
-#define OWNED ((256 + HT - 1) / HT)  // bins whose totals a work-item keeps
-
+#define HIST_WORDS (1024 * HIST_COPIES)
 #if WORK16
 typedef ushort4 mono4_t;
 #else
@@ -62,138 +33,86 @@ inline uint bin_of(uint v) {
 #endif
 }
 
-inline void count_rgb(__local uint* slot, uint r, uint g, uint b) {
+inline void count_bins(__local uint* h, uint r, uint g, uint b) {
     const uint l = (13933u * r + 46871u * g + 4732u * b + 32768u) >> 16;
-    atomic_add(slot + (r << 5), 1u);
-    atomic_add(slot + (g << 5), 1u << 8);
-    atomic_add(slot + (b << 5), 1u << 16);
-    atomic_add(slot + (l << 5), 1u << 24);
+    atomic_inc(&h[r * HIST_COPIES]);
+    atomic_inc(&h[(256u + g) * HIST_COPIES]);
+    atomic_inc(&h[(512u + b) * HIST_COPIES]);
+    atomic_inc(&h[(768u + l) * HIST_COPIES]);
 }
 
-// Pixel i (0..3) of quad q, counted into the slot's words.
-inline void count_pixel(__local uint* slot, quadw_t q, int i) {
-    const uint4 c = pixw_channels(QW_PIX(q, i));
-    count_rgb(slot, bin_of(c.x), bin_of(c.y), bin_of(c.z));
+inline void count_pix(__local uint* h, pix_t p) {
+    count_bins(h, bin_of((uint)p.x), bin_of((uint)p.y), bin_of((uint)p.z));
 }
 
-// Folds the byte counts into the work-item's totals (R, G, B, luma of bins lid, lid + HT ...)
-// and clears them. Every work-item of the group calls it.
-inline void flush(__local uint* words, int lid, uint4* totals) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int k = 0; k < OWNED; ++k) {
-        const int bin = lid + k * HT;
-        if (bin < 256) {
-            // Each sum of 32 bytes fits 16 bits: R and B in the halves of `even`, G and luma
-            // in those of `odd`. Slots in rotated order: a warp's 32 bins, 32 banks.
-            uint even = 0u, odd = 0u;
-            for (int s = 0; s < SLOTS; ++s) {
-                __local uint* p = words + (bin << 5) + ((s + bin) & (SLOTS - 1));
-                const uint w = *p;
-                *p = 0u;
-                even += w & 0x00FF00FFu;
-                odd += (w >> 8) & 0x00FF00FFu;
-            }
-            totals[k] += (uint4)(even & 0xFFFFu, odd & 0xFFFFu, even >> 16, odd >> 16);
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+inline void count_mono(__local uint* h, mono_t m) {
+    const uint v = bin_of((uint)m);
+    count_bins(h, v, v, v);
 }
 
+// Counts rows group, group + groups ... of the frame into `counts`; copies them to dst when
+// `copy`.
 inline void count_frame(__global const uchar* src, int src_pitch, __global uchar* dst,
                         int dst_pitch, int width, int height, __global uint* counts,
-                        __local uint* words, bool copy) {
-    const int lid = (int)(get_local_id(1) * HX + get_local_id(0));
-    for (int i = lid; i < 256 * SLOTS; i += HT) words[i] = 0u;
-    uint4 totals[OWNED];
-#pragma unroll
-    for (int k = 0; k < OWNED; ++k) totals[k] = (uint4)(0u);
+                        __local uint* local_counts, bool copy) {
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int lsize = (int)(get_local_size(0) * get_local_size(1));
+    const int group = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
+    const int groups = (int)(get_num_groups(0) * get_num_groups(1));
+    for (int i = lid; i < HIST_WORDS; i += lsize) local_counts[i] = 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint* slot = words + (lid & (SLOTS - 1));
-    const int xa = 4 * (int)get_global_id(0);
-    const int y0 = HR * (int)get_global_id(1);
-    const int n = min(width - xa, 4);  // pixels of the quad inside the frame (< 1: none)
-    for (int chunk = 0; chunk < HR / HU; ++chunk) {
-        const int y = y0 + chunk * HU;
+    __local uint* h = local_counts + lid % HIST_COPIES;
+    const int quads = (width + 3) / 4;
+    for (int y = group; y < height; y += groups) {
+        __global const uchar* srow = src + (size_t)y * (size_t)src_pitch;
+        __global uchar* drow = dst + (size_t)y * (size_t)dst_pitch;
+        for (int q = lid; q < quads; q += lsize) {
+            const int xa = 4 * q;
 #if MONO
-#if WORK16
-        ushort4 m[HU];
-#else
-        uchar4 m[HU];
-#endif
-#pragma unroll
-        for (int u = 0; u < HU; ++u)
-            if (n > 0 && y + u < height) {
-                __global const mono_t* row =
-                    (__global const mono_t*)(src + (size_t)(y + u) * (size_t)src_pitch) + xa;
-                if (n == 4) {
-                    m[u] = vload4(0, row);
-                } else {
-                    m[u] = (mono4_t)(row[0]);
-                    if (n > 1) m[u].y = row[1];
-                    if (n > 2) m[u].z = row[2];
+            if (xa + 3 < width) {
+                const size_t off = (size_t)xa * sizeof(mono_t);
+                const mono4_t m = vload4(0, (__global const mono_t*)(srow + off));
+                if (copy) vstore4(m, 0, (__global mono_t*)(drow + off));
+                count_mono(h, m.x);
+                count_mono(h, m.y);
+                count_mono(h, m.z);
+                count_mono(h, m.w);
+            } else {
+                for (int x = xa; x < width; ++x) {
+                    const size_t off = (size_t)x * sizeof(mono_t);
+                    const mono_t m = *(__global const mono_t*)(srow + off);
+                    if (copy) *(__global mono_t*)(drow + off) = m;
+                    count_mono(h, m);
                 }
             }
-#pragma unroll
-        for (int u = 0; u < HU; ++u)
-            if (n > 0 && y + u < height) {
-                if (copy) {
-                    __global mono_t* row =
-                        (__global mono_t*)(dst + (size_t)(y + u) * (size_t)dst_pitch) + xa;
-                    if (n == 4) {
-                        vstore4(m[u], 0, row);
-                    } else {
-                        row[0] = m[u].x;
-                        if (n > 1) row[1] = m[u].y;
-                        if (n > 2) row[2] = m[u].z;
-                    }
-                }
-                // R = G = B = luma = v: one add of a 1 to each byte of word (v, slot).
-                atomic_add(slot + (bin_of(m[u].x) << 5), 0x01010101u);
-                if (n > 1) atomic_add(slot + (bin_of(m[u].y) << 5), 0x01010101u);
-                if (n > 2) atomic_add(slot + (bin_of(m[u].z) << 5), 0x01010101u);
-                if (n > 3) atomic_add(slot + (bin_of(m[u].w) << 5), 0x01010101u);
-            }
 #else
-        quadw_t q[HU];
-#pragma unroll
-        for (int u = 0; u < HU; ++u)
-            if (n > 0 && y + u < height) q[u] = load_quadw(src, src_pitch, xa, y + u, width);
-#pragma unroll
-        for (int u = 0; u < HU; ++u)
-            if (n > 0 && y + u < height) {
-                if (copy) store_quadw(dst, dst_pitch, xa, y + u, width, q[u]);
-                count_pixel(slot, q[u], 0);
-                if (n > 1) count_pixel(slot, q[u], 1);
-                if (n > 2) count_pixel(slot, q[u], 2);
-                if (n > 3) count_pixel(slot, q[u], 3);
-            }
+            const quad_t v = load_quad(src, src_pitch, xa, y, width);
+            if (copy) store_quad(dst, dst_pitch, xa, y, width, v);
+            count_pix(h, v.lo.lo);
+            if (xa + 1 < width) count_pix(h, v.lo.hi);
+            if (xa + 2 < width) count_pix(h, v.hi.lo);
+            if (xa + 3 < width) count_pix(h, v.hi.hi);
 #endif
-        // The same for every work-item of the group (barriers inside).
-        if ((chunk + 1) % FLUSH_CHUNKS == 0 || chunk + 1 == HR / HU) flush(words, lid, totals);
-    }
-#pragma unroll
-    for (int k = 0; k < OWNED; ++k) {
-        const int bin = lid + k * HT;
-        if (bin < 256) {
-            if (totals[k].x) atomic_add(counts + bin, totals[k].x);
-            if (totals[k].y) atomic_add(counts + 256 + bin, totals[k].y);
-            if (totals[k].z) atomic_add(counts + 512 + bin, totals[k].z);
-            if (totals[k].w) atomic_add(counts + 768 + bin, totals[k].w);
         }
     }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < 1024; i += lsize) {
+        uint c = 0u;
+#pragma unroll
+        for (int k = 0; k < HIST_COPIES; ++k) c += local_counts[i * HIST_COPIES + k];
+        if (c != 0u) atomic_add(&counts[i], c);
+    }
 }
 
-__kernel __attribute__((reqd_work_group_size(HX, HY, 1))) void histogram(
-    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
-    int height, __global uint* counts) {
-    __local uint words[256 * SLOTS];
-    count_frame(src, src_pitch, dst, dst_pitch, width, height, counts, words, true);
+__kernel void histogram(__global const uchar* src, int src_pitch, __global uchar* dst,
+                        int dst_pitch, int width, int height, __global uint* counts) {
+    __local uint local_counts[HIST_WORDS];
+    count_frame(src, src_pitch, dst, dst_pitch, width, height, counts, local_counts, true);
 }
 
-__kernel __attribute__((reqd_work_group_size(HX, HY, 1))) void histogram_count(
-    __global const uchar* src, int src_pitch, int width, int height, __global uint* counts) {
-    __local uint words[256 * SLOTS];
-    count_frame(src, src_pitch, (__global uchar*)src, src_pitch, width, height, counts, words,
-                false);
+__kernel void histogram_count(__global const uchar* src, int src_pitch, int width, int height,
+                              __global uint* counts) {
+    __local uint local_counts[HIST_WORDS];
+    count_frame(src, src_pitch, (__global uchar*)src, src_pitch, width, height, counts,
+                local_counts, false);
 }

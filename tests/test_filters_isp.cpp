@@ -706,14 +706,14 @@ TEST_F(Isp, HistogramBitExactFramePassesUnchanged) {
     expect_histogram(r.hist, ref_histogram(of(big)), "histogram 1080p");
 }
 
-// Every tuned candidate (forced in turn), counting in place and with the copy, on sizes that
-// are not multiples of a work-item's block (4 x HR) and on flat frames: every pixel the same
-// value fills a group's byte counts for one bin as far as they may go between flushes.
-TEST_F(Isp, HistogramEveryTunedVariantRandomAndFlat) {
+// Counting in place (as a chain runs it) and with the copy, on sizes that are not multiples of
+// a quad, on flat frames (every pixel the same value: the work-items' local adds all meet the
+// same bins) and on frames of two levels.
+TEST_F(Isp, HistogramInPlaceAndCopyOnRandomFlatAndTwoLevelFrames) {
     ClContext& cl = *test_cl();
     std::mt19937 rng(112);
     std::vector<Frame> frames;
-    for (auto [w, h] : {std::pair{1, 1}, {5, 3}, {67, 29}, {130, 97}})
+    for (auto [w, h] : {std::pair{1, 1}, {5, 3}, {67, 29}, {130, 97}, {2001, 3}})
         for (bool deep : {false, true}) {
             frames.push_back(
                 of(random_image(w, h, deep ? WorkFormat::rgba16 : WorkFormat::rgba8, rng)));
@@ -735,20 +735,27 @@ TEST_F(Isp, HistogramEveryTunedVariantRandomAndFlat) {
         frames.push_back(of(flat));
         frames.push_back(of(grey));
         frames.push_back(of(mono));
-    }
-    for (const KernelVariant& v : stencil::histogram_variants()) {
-        cl.tuner().force(v.label());
-        for (const Frame& in : frames)
-            for (bool in_place : {true, false}) {
-                const std::string label = what("histogram", in.width(), in.height(), in.format()) +
-                                          (in_place ? " in place " : " copy ") + v.label();
-                const RunResult r = run_filter(cl, "histogram", in, 0, nullptr, in_place);
-                ASSERT_TRUE(r.has_hist) << label;
-                expect_histogram(r.hist, ref_histogram(in), label);
-                expect_frame(r.out, in, 0, label + ": the frame changed");
+        // Two levels at random: equal and unequal neighbours in every arrangement.
+        Image two = random_image(67, 29, deep ? WorkFormat::rgba16 : WorkFormat::rgba8, rng);
+        Mono two_mono = random_mono(67, 29, deep, rng);
+        for (int y = 0; y < two.height; ++y)
+            for (int x = 0; x < two.width; ++x) {
+                for (int c = 0; c < 4; ++c)
+                    two.at(x, y, c) = two.at(x, y, c) & 1 ? v : 0;
+                two_mono.at(x, y) = two_mono.at(x, y) & 1 ? v : 0;
             }
+        frames.push_back(of(two));
+        frames.push_back(of(two_mono));
     }
-    cl.tuner().force("");
+    for (const Frame& in : frames)
+        for (bool in_place : {true, false}) {
+            const std::string label = what("histogram", in.width(), in.height(), in.format()) +
+                                      (in_place ? " in place" : " copy");
+            const RunResult r = run_filter(cl, "histogram", in, 0, nullptr, in_place);
+            ASSERT_TRUE(r.has_hist) << label;
+            expect_histogram(r.hist, ref_histogram(in), label);
+            expect_frame(r.out, in, 0, label + ": the frame changed");
+        }
 }
 
 // ---- demosaic quality on a real photograph ----

@@ -48,4 +48,9 @@ ClEvent enqueue_2d(cl_command_queue q, cl_kernel k, size_t width, size_t height,
     return ev;
 }
 
+ClEvent enqueue_groups(cl_command_queue q, cl_kernel k, size_t groups, std::array<size_t, 2> local,
+                       std::span<const cl_event> wait) {
+    return enqueue_2d(q, k, groups * local[0], local[1], local, wait);
+}
+
 }  // namespace vfx

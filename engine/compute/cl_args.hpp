@@ -49,4 +49,17 @@ std::array<size_t, 2> fit_local_2d(cl_kernel k, cl_device_id dev, size_t want_x,
 ClEvent enqueue_2d(cl_command_queue q, cl_kernel k, size_t width, size_t height,
                    std::array<size_t, 2> local, std::span<const cl_event> wait = {});
 
+// Enqueues `k` as a fixed grid of `groups` work-groups of `local` (side by side along x), for
+// kernels that loop over the frame themselves (histogram.cl); returns the command's event.
+ClEvent enqueue_groups(cl_command_queue q, cl_kernel k, size_t groups, std::array<size_t, 2> local,
+                       std::span<const cl_event> wait = {});
+
+// How many work-groups such a grid gets: 8 per compute unit (enough to hide latency, few
+// enough that each group's per-launch set-up and merge stays small), at most one per frame
+// row (histogram.cl gives each group whole rows), at least 1.
+inline size_t histogram_groups(uint32_t compute_units, uint32_t height) {
+    const size_t want = 8 * static_cast<size_t>(compute_units > 0 ? compute_units : 1);
+    return want < height ? want : (height > 0 ? height : 1);
+}
+
 }  // namespace vfx

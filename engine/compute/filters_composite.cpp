@@ -1,6 +1,5 @@
 // The composite family: blend (kernels/blend.cl) and histogram (kernels/histogram.cl).
 #include "compute/isp_common.hpp"
-#include "compute/stencil_variants.hpp"
 #include "core/error.hpp"
 
 namespace vfx {
@@ -39,73 +38,50 @@ private:
 };
 
 // histogram: counts into a fresh device buffer per frame (frames in flight each have theirs),
-// handed to the processor through FilterIo::histogram_out (kernels/histogram.cl, tuned).
+// handed to the processor through FilterIo::histogram_out. A fixed grid of work-groups that
+// loop over the frame's rows (kernels/histogram.cl).
 class HistogramFilter final : public GpuFilter {
 public:
-    HistogramFilter()
-        : kernel_("histogram.cl", "histogram", stencil::histogram_variants(), local_bytes),
-          count_kernel_("histogram.cl", "histogram_count", stencil::histogram_variants(),
-                        local_bytes) {}
-
     void enqueue(FilterIo& io) override {
         // Observing (dst == src, see FilterInfo::observes): count only; else count and copy.
         const bool copy = io.dst != io.src;
-        TunedKernel& k = copy ? kernel_ : count_kernel_;
         const std::string options = format_options(io.g.format);
-        auto set = [&](cl_mem counts) {
-            return [&io, copy, counts](cl_kernel kern, std::array<size_t, 2>) {
-                if (copy) {
-                    set_frame_args(kern, io);
-                    set_arg(kern, 6, counts);
-                } else {
-                    set_args(kern, io.src, static_cast<cl_int>(io.g.pitch),
-                             static_cast<cl_int>(io.g.width), static_cast<cl_int>(io.g.height),
-                             counts);
-                }
-            };
-        };
-        // The kernel adds into its counts: the tuner's measuring runs (the first frame of a
-        // size, when nothing is cached) come first, and the counts are zeroed after them.
+        const std::string key = options + (copy ? " copy" : "");
+        auto it = kernels_.find(key);
+        if (it == kernels_.end()) {
+            Launch l;
+            l.kernel =
+                io.cl.kernel("histogram.cl", copy ? "histogram" : "histogram_count", options);
+            l.local = fit_local_2d(l.kernel.get(), io.cl.device(), 16, 16);
+            it = kernels_.emplace(key, std::move(l)).first;
+        }
+        const Launch& l = it->second;
         ClMem counts = io.cl.buffer(CL_MEM_READ_WRITE, 1024 * sizeof(cl_uint));
-        k.settle(io.cl, io.queue, options, io.g.width, io.g.height, set(counts.get()));
         const cl_uint zero = 0;
         ClEvent filled;
         VFX_CL(clEnqueueFillBuffer(io.queue, counts.get(), &zero, sizeof(zero), 0,
                                    1024 * sizeof(cl_uint), 0, nullptr, filled.out()));
         io.events.push_back(filled);
+        if (copy) {
+            set_frame_args(l.kernel.get(), io);
+            set_arg(l.kernel.get(), 6, counts.get());
+        } else {
+            set_args(l.kernel.get(), io.src, static_cast<cl_int>(io.g.pitch),
+                     static_cast<cl_int>(io.g.width), static_cast<cl_int>(io.g.height),
+                     counts.get());
+        }
         io.events.push_back(
-            k.enqueue(io.cl, io.queue, options, io.g.width, io.g.height, set(counts.get())));
+            enqueue_groups(io.queue, l.kernel.get(),
+                           histogram_groups(io.cl.info().compute_units, io.g.height), l.local));
         io.keep.push_back(counts);
         if (io.histogram_out) *io.histogram_out = counts;
     }
 
 private:
-    static size_t local_bytes(const KernelVariant&, const std::string&) {
-        return stencil::kHistogramLocalBytes;
-    }
-    TunedKernel kernel_, count_kernel_;
+    std::map<std::string, Launch> kernels_;
 };
 
 }  // namespace
-
-namespace stencil {
-
-std::vector<KernelVariant> histogram_variants() {
-    // HU rows loaded together; groups of 128 work-items flush every 12 rows, of 64 every 24,
-    // of 256 every 7 (histogram.cl: a slot's bytes must not reach 256). HR sets how many
-    // groups there are, so how many global adds the merge makes (1024 per group at most).
-    return {{"-DHX=32 -DHY=4 -DHR=16 -DHU=4", {32, 4}, {4, 16}},
-            {"-DHX=32 -DHY=4 -DHR=8 -DHU=4", {32, 4}, {4, 8}},
-            {"-DHX=32 -DHY=4 -DHR=32 -DHU=4", {32, 4}, {4, 32}},
-            {"-DHX=32 -DHY=4 -DHR=64 -DHU=4", {32, 4}, {4, 64}},
-            {"-DHX=64 -DHY=2 -DHR=32 -DHU=4", {64, 2}, {4, 32}},
-            {"-DHX=32 -DHY=8 -DHR=14 -DHU=7", {32, 8}, {4, 14}},
-            {"-DHX=32 -DHY=8 -DHR=28 -DHU=7", {32, 8}, {4, 28}},
-            {"-DHX=32 -DHY=2 -DHR=32 -DHU=8", {32, 2}, {4, 32}},
-            {"-DHX=32 -DHY=2 -DHR=64 -DHU=8", {32, 2}, {4, 64}}};
-}
-
-}  // namespace stencil
 
 std::vector<FilterInfo> composite_filters() {
     std::vector<FilterInfo> out;

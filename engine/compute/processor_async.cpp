@@ -19,7 +19,6 @@ extern "C" {
 
 #include "compute/cl_args.hpp"
 #include "compute/processor.hpp"
-#include "compute/stencil_variants.hpp"
 #include "core/error.hpp"
 
 namespace vfx {
@@ -401,12 +400,10 @@ void FrameProcessor::enqueue_view(PendingFrame& out, cl_mem input, const FrameGe
     };
     std::vector<ClEvent> events;
     if (view_.histograms) {
-        // histogram.cl's first candidate, untuned (measuring would stall this frame).
-        const KernelVariant hv = stencil::histogram_variants().front();
-        const ConvertKernel* after = view_kernel("histogram.cl", "histogram_count",
-                                                 count_options(g.format) + " " + hv.options);
-        const ConvertKernel* before = view_kernel("histogram.cl", "histogram_count",
-                                                  count_options(input_g.format) + " " + hv.options);
+        const ConvertKernel* after =
+            view_kernel("histogram.cl", "histogram_count", count_options(g.format));
+        const ConvertKernel* before =
+            view_kernel("histogram.cl", "histogram_count", count_options(input_g.format));
         if (after && before) {
             auto count = [&](const ConvertKernel& k, cl_mem src, const FrameGeometry& sg,
                              std::shared_ptr<PendingFrame::Pinned>& host) {
@@ -420,8 +417,8 @@ void FrameProcessor::enqueue_view(PendingFrame& out, cl_mem input, const FrameGe
                          static_cast<cl_int>(sg.width), static_cast<cl_int>(sg.height),
                          counts.get());
                 events.push_back(
-                    enqueue_2d(q, k.kernel.get(), (sg.width + hv.per_item[0] - 1) / hv.per_item[0],
-                               (sg.height + hv.per_item[1] - 1) / hv.per_item[1], hv.local));
+                    enqueue_groups(q, k.kernel.get(),
+                                   histogram_groups(cl_.info().compute_units, sg.height), k.local));
                 host = pinned_block();
                 ClEvent read;
                 VFX_CL(clEnqueueReadBuffer(q, counts.get(), CL_FALSE, 0, sizeof(Histogram::counts),

@@ -36,10 +36,5 @@ std::vector<KernelVariant> sobel_variants();      // sobel.cl: 4 x PY pixels per
 std::vector<KernelVariant> median_variants();     // median.cl: 4 x PY pixels per work-item
 std::vector<KernelVariant> bilateral_variants();  // bilateral.cl: 4 x PY per work-item
 std::vector<KernelVariant> oilpaint_variants();   // oilpaint.cl: 1 x PY per work-item
-// histogram.cl: 4 x HR pixels per work-item; the first is also the overlay's before/after
-// histograms' variant (FrameProcessor's view, never tuned: it must not stall a frame).
-std::vector<KernelVariant> histogram_variants();
-// __local bytes of every histogram.cl candidate: a word per bin and slot.
-constexpr size_t kHistogramLocalBytes = 256 * 32 * 4;
 
 }  // namespace vfx::stencil

@@ -448,49 +448,32 @@ void TunedKernel::compile_all(ClContext& cl, Built& b) {
         (void)ensure(cl, b, t);
 }
 
-ClEvent TunedKernel::launch(ClContext& cl, Built& b, size_t t, cl_command_queue queue,
-                            uint32_t width, uint32_t height, const SetArgs& set_args,
-                            std::span<const cl_event> wait) {
-    if (!ensure(cl, b, t))  // the tuner skips a candidate that reports this
-        throw GpuError(fmt::format("{}: {} does not fit this device", kernel_,
-                                   variants_[b.candidates[t]].label()),
-                       CL_INVALID_WORK_GROUP_SIZE);
-    const KernelVariant& v = variants_[b.candidates[t]];
-    cl_kernel k = b.kernels[t].get();
-    set_args(k, v.local);
-    return enqueue_2d(queue, k, (width + v.per_item[0] - 1) / v.per_item[0],
-                      (height + v.per_item[1] - 1) / v.per_item[1], v.local, wait);
-}
-
-size_t TunedKernel::choice(ClContext& cl, Built& b, cl_command_queue queue, uint32_t width,
-                           uint32_t height, const SetArgs& set_args,
-                           std::span<const cl_event> wait) {
+ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::string& options,
+                             uint32_t width, uint32_t height, const SetArgs& set_args,
+                             std::span<const cl_event> wait) {
+    Built& b = built(cl, options);
     sync_generation(cl, b);
+    auto launch = [&](size_t t, std::span<const cl_event> after) {
+        if (!ensure(cl, b, t))  // the tuner skips a candidate that reports this
+            throw GpuError(fmt::format("{}: {} does not fit this device", kernel_,
+                                       variants_[b.candidates[t]].label()),
+                           CL_INVALID_WORK_GROUP_SIZE);
+        const KernelVariant& v = variants_[b.candidates[t]];
+        cl_kernel k = b.kernels[t].get();
+        set_args(k, v.local);
+        return enqueue_2d(queue, k, (width + v.per_item[0] - 1) / v.per_item[0],
+                          (height + v.per_item[1] - 1) / v.per_item[1], v.local, after);
+    };
     const std::string size = fmt::format("{}x{}", width, height);
     auto c = b.choice.find(size);
     if (c == b.choice.end()) {
         // Only what is needed is compiled: every candidate when the tuner is going to measure,
         // else (a cached, fixed or forced choice) just the chosen one.
-        const std::function<ClEvent(size_t)> run = [&](size_t t) {
-            return launch(cl, b, t, queue, width, height, set_args, wait);
-        };
+        const std::function<ClEvent(size_t)> run = [&](size_t t) { return launch(t, wait); };
         c = b.choice.emplace(size, *resolve(cl, b, size, &run)).first;
     }
     last_ = &variants_[b.candidates[c->second]];
-    return c->second;
-}
-
-void TunedKernel::settle(ClContext& cl, cl_command_queue queue, const std::string& options,
-                         uint32_t width, uint32_t height, const SetArgs& set_args) {
-    choice(cl, built(cl, options), queue, width, height, set_args, {});
-}
-
-ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::string& options,
-                             uint32_t width, uint32_t height, const SetArgs& set_args,
-                             std::span<const cl_event> wait) {
-    Built& b = built(cl, options);
-    const size_t t = choice(cl, b, queue, width, height, set_args, wait);
-    return launch(cl, b, t, queue, width, height, set_args, wait);
+    return launch(c->second, wait);
 }
 
 }  // namespace vfx

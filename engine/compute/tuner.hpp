@@ -143,13 +143,6 @@ public:
                     uint32_t width, uint32_t height, const SetArgs& set_args,
                     std::span<const cl_event> wait = {});
 
-    // Chooses the variant for a width x height frame now, measuring with set_args's arguments
-    // when the tuner must, and launches nothing more: for kernels whose runs are not
-    // idempotent (the histogram adds into its counts), so that the measuring runs write into
-    // scratch buffers and the next enqueue() for this size launches once.
-    void settle(ClContext& cl, cl_command_queue queue, const std::string& options, uint32_t width,
-                uint32_t height, const SetArgs& set_args);
-
     // Builds now what enqueue() will need for a width x height frame (the known choice, or
     // every candidate when the tuner is going to measure), so that a build failure comes before
     // any other work of the caller. Measures nothing.
@@ -171,12 +164,6 @@ private:
     std::vector<std::string> labels_of(const Built& b, std::span<const size_t> ts) const;
     GpuError no_fit(const std::string& options) const;
     static void sync_generation(ClContext& cl, Built& b);
-    // Enqueues candidate t over a width x height frame with set_args's arguments.
-    ClEvent launch(ClContext& cl, Built& b, size_t t, cl_command_queue queue, uint32_t width,
-                   uint32_t height, const SetArgs& set_args, std::span<const cl_event> wait);
-    // The candidate for a width x height frame, measured with `launch` when the tuner must.
-    size_t choice(ClContext& cl, Built& b, cl_command_queue queue, uint32_t width, uint32_t height,
-                  const SetArgs& set_args, std::span<const cl_event> wait);
     // The candidate for `size`: a known choice (only it is compiled), else every candidate
     // compiled and measured with `run`; with no `run` (prepare) nullopt in that case.
     std::optional<size_t> resolve(ClContext& cl, Built& b, const std::string& size,

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The histogram (or another kernel of the default chain) against a base build on the GPU
+# machine, in one run: scripts/ab-session.sh on `histogram` and the default chain's bench case
+# (3 alternating rounds, fresh tuning), the histogram and processor tests of this build under
+# NVIDIA's compiler (.devpack/bin/test_filters_isp), and 3 `vfx play --headless` runs of each
+# build (.devpack/bin/vfx-base, .devpack/bin/vfx) on .media/4k-h264-120.mp4 through the default
+# chain, each stage's p50 in stages.txt. Everything in $OUT/hist.tar.gz.
+#   bash scripts/histogram-ab-session.sh
+set -uo pipefail
+source .devpack/env.sh
+r=$OUT/r; mkdir -p $r
+nvidia-smi -L > $r/gpu.txt
+OUT=$r bash scripts/ab-session.sh histogram,chain 3 > $r/ab-stdout.txt 2>&1
+grep -h "tuned histogram" $r/tuned-new-*.txt | sed "s/; /\n/g" > $r/hist-candidates.txt
+VFX_TUNE=fixed .devpack/bin/test_filters_isp --gtest_filter='*Histogram*:*Processor*' > $r/tests.txt 2>&1; echo "tests exit $?" >> $r/tests.txt
+chain=median=radius=1,unsharp=sigma=1:amount=0.5,histogram
+for b in vfx-base vfx; do for i in 1 2 3; do VFX_CACHE_DIR=/tmp/pc-$b .devpack/bin/$b play --headless --clock fast --input .media/4k-h264-120.mp4 --chain $chain --report $r/play-$b-$i.json > $r/play-$b-$i.txt 2>&1; done; done
+python3 - $r <<'PY' > $r/stages.txt
+import json, sys
+r = sys.argv[1]
+for b in ("vfx-base", "vfx"):
+    for i in (1, 2, 3):
+        try:
+            s = json.load(open(f"{r}/play-{b}-{i}.json"))["timing"]["summary_ms"]
+            print(b, i, " ".join(f"{n} {s[n]['p50']:.4f}" for n in ("convert", "median", "unsharp", "histogram", "switch", "render") if n in s))
+        except Exception as e:
+            print(b, i, "error", e)
+PY
+tar -C $r -czf $OUT/hist.tar.gz .
+cat $r/hist-candidates.txt; cat $r/stages.txt; tail -3 $r/tests.txt; grep -E "histogram|chain|round" $r/ab.txt
