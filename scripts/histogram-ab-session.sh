@@ -4,8 +4,11 @@
 # (3 alternating rounds, fresh tuning), the histogram and processor tests of this build under
 # NVIDIA's compiler (.devpack/bin/test_filters_isp), and 3 `vfx play --headless` runs of each
 # build (.devpack/bin/vfx-base, .devpack/bin/vfx) on .media/4k-h264-120.mp4 through the default
-# chain, each stage's p50 in stages.txt. Everything in $OUT/hist.tar.gz.
-#   bash scripts/histogram-ab-session.sh
+# chain, each stage's p50 in stages.txt. Everything in $OUT/hist.tar.gz. The clip, made here
+# (the .devpack and the 300-frame clip together exceed what travels):
+#   ffmpeg -f lavfi -i testsrc2=size=3840x2160:rate=60,format=yuv420p -frames:v 120 \
+#     -c:v libx264 -preset veryfast -crf 38 .media/4k-h264-120.mp4
+# Run (carry .devpack and .media): bash scripts/histogram-ab-session.sh
 set -uo pipefail
 source .devpack/env.sh
 r=$OUT/r; mkdir -p $r
