@@ -17,17 +17,21 @@ import sys
 
 # Which peer operation each of our filters is compared with. Peer ops are the `op` names of
 # peers/npp_bench.cu and peers/opencv_bench.py. Where a filter maps to several, the first one a
-# peer has is used (e.g. NPP's RGBA demosaic before its RGB one).
+# peer ran on the GPU is used, else the first one it has (e.g. NPP's RGBA demosaic before its
+# RGB one; OpenCV's GaussianBlur, else its separable filter with the same taps when GaussianBlur
+# ran on the CPU).
 PEER_OPS = {
     "median3": ["median3"],
     "median5": ["median5"],
     "box3": ["box3"],
     "box11": ["box11"],
-    "gauss_sigma2": ["gauss_sigma2"],
+    "gauss_sigma2": ["gauss_sigma2", "gauss_sigma2_sep"],
     "bilateral_r4": ["bilateral_r4"],
     "demosaic": ["cfa_rgba", "cfa_rgb"],
     "nv12": ["nv12_rgba", "nv12_rgb"],
 }
+# Said in the notes when a row uses this peer operation.
+PEER_OP_NOTES = {"gauss_sigma2_sep": "sepFilter2D with the same taps"}
 
 def _split(text, seps, maxsplit=-1):
     """Splits on unescaped separator characters; keeps the escapes (see _unescape)."""
@@ -188,11 +192,10 @@ def build_table(ours, peers, include_all=False):
         label = r.get("chain") or r.get("filter") or "?"
         cells, ratios, notes = [], [], []
         for n in names:
-            found = None
-            for op in PEER_OPS.get(key, []):
-                found = index.get((n, op, r["size"]))
-                if found:
-                    break
+            have = [index[(n, op, r["size"])] for op in PEER_OPS.get(key, [])
+                    if (n, op, r["size"]) in index]
+            found = next((p for p in have if not p.get("cpu_fallback")), None) or \
+                (have[0] if have else None)
             if found is None:
                 cells.append("—")
                 ratios.append("—")
@@ -203,6 +206,8 @@ def build_table(ours, peers, include_all=False):
             ratios.append(fmt_ratio(found["ms_median"], r["ms_median"]) + star)
             if found.get("cpu_fallback"):
                 notes.append(f"*{n} ran on the CPU")
+            if found.get("op") in PEER_OP_NOTES:
+                notes.append(f"{n}: {PEER_OP_NOTES[found['op']]}")
             if not found.get("ok", True):
                 notes.append(f"{n} output check failed")
             peer_fmt = str(found.get("format", ""))

@@ -195,6 +195,23 @@ class CommandLine(unittest.TestCase):
         self.assertIn("usage:", p.stderr)
 
 
+class PeerOpChoice(unittest.TestCase):
+    def test_a_gpu_run_is_preferred_to_a_cpu_fallback(self):
+        with open(OURS, encoding="utf-8") as f:
+            ours = json.load(f)
+        peer = {"peer": "opencv", "device": ours.get("device"), "results": [
+            {"peer": "opencv", "op": "gauss_sigma2", "size": "3840x2160", "format": "rgba8",
+             "ms_median": 6.5, "cpu_fallback": True},
+            {"peer": "opencv", "op": "gauss_sigma2_sep", "size": "3840x2160", "format": "rgba8",
+             "ms_median": 0.25, "cpu_fallback": False}]}
+        row = table_rows(compare.build_table(ours, [("opencv", peer)]))[
+            ("`gaussian=sigma=2`", "3840x2160")]
+        self.assertEqual(row[3], "0.2500")
+        self.assertNotIn("*", row[4])
+        self.assertIn("opencv: sepFilter2D with the same taps", row[5])
+        self.assertNotIn("ran on the CPU", row[5])
+
+
 class OpenCvFallbackRule(unittest.TestCase):
     """Figures of the H100 run of 2026-11-26 (benchmarks/2026-11-26-h100-s7/final/opencv.json)."""
 
