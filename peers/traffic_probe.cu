@@ -7,7 +7,9 @@
 // shape: every work-item one aligned 16-byte access per frame it writes (and the reads that
 // go with it), no arithmetic. Timed like `vfx bench`: warm-up, then the median of many runs,
 // each bracketed by its own events; buffers rotate through sets of >= 256 MB so no run reads
-// the previous run's frame from L2.
+// the previous run's frame from L2. The *_cs probes repeat three shapes with streaming stores
+// (st.global.cs), to see whether a store's cache policy moves a write-heavy shape's ceiling (on
+// the H200 of 2026-11-26 it did not).
 //
 //   traffic_probe [--size WxH] [--runs N]        (build: nvcc -O3 -o traffic_probe
 //   traffic_probe.cu)
@@ -63,6 +65,23 @@ __global__ void expand16(const uint4* __restrict__ in, uint4* __restrict__ out, 
         out[base + 3 * blockDim.x] = make_uint4(s.w, 0u, 0u, 0u);
     }
 }
+// The same shapes with streaming stores (st.global.cs, evict-first: __stcs), to see whether the
+// store's cache policy moves a write-heavy shape's ceiling.
+__global__ void copy4_cs(const uint4* __restrict__ in, uint4* __restrict__ out, size_t n) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) __stcs(out + i, in[i]);
+}
+__global__ void fill4_cs(uint4* __restrict__ out, size_t n) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) __stcs(out + i, make_uint4((uint32_t)i, 0u, 0u, 0xFF000000u));
+}
+__global__ void expand4_cs(const uint32_t* __restrict__ in, uint4* __restrict__ out, size_t n) {
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) {
+        const uint32_t s = in[i];
+        __stcs(out + i, make_uint4(s & 0xFFu, (s >> 8) & 0xFFu, (s >> 16) & 0xFFu, s >> 24));
+    }
+}
 // The mosaic's shape: 4 pixels (one uint4) in, 4 samples (one uint) out.
 __global__ void contract4(const uint4* __restrict__ in, uint32_t* __restrict__ out, size_t n) {
     const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -112,7 +131,10 @@ int main(int argc, char** argv) {
                             {"fill4   (-> RGBA8, write only)", 0, big},
                             {"expand4 (mono8 -> RGBA8, 4:1)", small, big},
                             {"expand16 (mono8 x16 -> RGBA8, 4:1)", small, big},
-                            {"contract4 (RGBA8 -> mono8, 1:4)", big, small}};
+                            {"contract4 (RGBA8 -> mono8, 1:4)", big, small},
+                            {"copy4_cs   (copy4, streaming stores)", big, big},
+                            {"fill4_cs   (fill4, streaming stores)", 0, big},
+                            {"expand4_cs (expand4, streaming stores)", small, big}};
     std::printf("device: ");
     cudaDeviceProp prop{};
     CK(cudaGetDeviceProperties(&prop, 0));
@@ -145,6 +167,16 @@ int main(int argc, char** argv) {
                 case 5:
                     contract4<<<grid(big / 16), bs>>>((const uint4*)a[s], (uint32_t*)m[s],
                                                       big / 16);
+                    break;
+                case 6:
+                    copy4_cs<<<grid(big / 16), bs>>>((const uint4*)a[s], (uint4*)b[s], big / 16);
+                    break;
+                case 7:
+                    fill4_cs<<<grid(big / 16), bs>>>((uint4*)b[s], big / 16);
+                    break;
+                case 8:
+                    expand4_cs<<<grid(small / 4), bs>>>((const uint32_t*)m[s], (uint4*)b[s],
+                                                        small / 4);
                     break;
             }
             CK(cudaGetLastError());
