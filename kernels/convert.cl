@@ -33,6 +33,9 @@ inline float sample_at(__global const uchar* src, uint off, int pitch, int y, in
 #ifndef PX
 #define PX 1  // pixels per work-item along x (1, 2 or 4): the tuner chooses
 #endif
+#ifndef PY
+#define PY 1  // rows per work-item (1 or 2)
+#endif
 
 // Normalised R, G, B (clamped here) in the working format, alpha max.
 inline pix_t rgb_to_pix(float3 rgb) {
@@ -132,17 +135,71 @@ inline bool convert_quad(__global const uchar* src, uint off0, int pitch0, uint 
 #endif
     return true;
 }
+
+#if PY == 2 && CH == 1
+// One pixel from its luma value and its chroma pair's products (yuv_to_pix's arithmetic, the
+// products shared by the pixels of the pair: the same operations on the same values).
+inline pix_t yuv_shared(float Y, float yoff, float yscale, float4 p) {
+    const float yy = (Y - yoff) * yscale;
+    return rgb_to_pix((float3)(yy + p.x, yy + p.y + p.z, yy + p.w));
+}
+
+// The quads x0 .. x0 + 3 of rows y0 and y0 + 1 (y0 even) of an 8-bit 4:2:0 frame, which share
+// their chroma row: its samples loaded and their products formed once for 8 pixels. Where
+// the rows' addresses are aligned for word loads; false otherwise (and nothing written).
+inline bool convert_quad_pair(__global const uchar* src, uint off0, int pitch0, uint off1,
+                              int pitch1, uint off2, int pitch2, int x0, int y0, int shift,
+                              float yoff, float yscale, float coff, float cscale, float rv,
+                              float gu, float gv, float bu, __global pix_t* out0,
+                              __global pix_t* out1) {
+    const int cy = y0 >> 1;
+    const size_t yrow = (size_t)off0 + (size_t)y0 * (size_t)pitch0 + (size_t)x0;
+#if LAYOUT == 1
+    const size_t crow = (size_t)off1 + (size_t)cy * (size_t)pitch1 + (size_t)x0;  // 2 (x0 / 2)
+    if ((yrow | (size_t)pitch0 | crow) & 3) return false;
+    const uchar4 c = *(__global const uchar4*)(src + crow);
+    const uchar2 u = c.s02, v = c.s13;
+#else
+    const size_t urow = (size_t)off1 + (size_t)cy * (size_t)pitch1 + (size_t)(x0 >> 1);
+    const size_t vrow = (size_t)off2 + (size_t)cy * (size_t)pitch2 + (size_t)(x0 >> 1);
+    if (((yrow | (size_t)pitch0) & 3) | ((urow | vrow) & 1)) return false;
+    const uchar2 u = *(__global const uchar2*)(src + urow);
+    const uchar2 v = *(__global const uchar2*)(src + vrow);
+#endif
+    const uchar4 l0 = *(__global const uchar4*)(src + yrow);
+    const uchar4 l1 = *(__global const uchar4*)(src + yrow + (size_t)pitch0);
+#define CV_S(b) ((float)((uint)(b) >> shift))
+    // Per chroma pair: R's, G's two and B's products (yuv_to_pix's rv cr, gu cb, gv cr, bu cb).
+    const float cb0 = (CV_S(u.x) - coff) * cscale, cr0 = (CV_S(v.x) - coff) * cscale;
+    const float cb1 = (CV_S(u.y) - coff) * cscale, cr1 = (CV_S(v.y) - coff) * cscale;
+    const float4 q0 = (float4)(rv * cr0, gu * cb0, gv * cr0, bu * cb0);
+    const float4 q1 = (float4)(rv * cr1, gu * cb1, gv * cr1, bu * cb1);
+#if WORK16
+#define CV_STORE(out, l)                                                                  \
+    *(__global ushort16*)(out) = (ushort16)(                                              \
+        yuv_shared(CV_S(l.x), yoff, yscale, q0), yuv_shared(CV_S(l.y), yoff, yscale, q0), \
+        yuv_shared(CV_S(l.z), yoff, yscale, q1), yuv_shared(CV_S(l.w), yoff, yscale, q1))
+#else
+#define CV_STORE(out, l)                                                                  \
+    *(__global uchar16*)(out) = (uchar16)(                                                \
+        yuv_shared(CV_S(l.x), yoff, yscale, q0), yuv_shared(CV_S(l.y), yoff, yscale, q0), \
+        yuv_shared(CV_S(l.z), yoff, yscale, q1), yuv_shared(CV_S(l.w), yoff, yscale, q1))
+#endif
+    CV_STORE(out0, l0);
+    CV_STORE(out1, l1);
+#undef CV_STORE
+#undef CV_S
+    return true;
+}
+#endif
 #endif
 
-// PX pixels per work-item; a whole group of PX is stored with one aligned vector store (x0 is
-// a multiple of PX and rows start 256-byte aligned).
-__kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
-                      uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
-                      int height, int shift, float yoff, float yscale, float coff, float cscale,
-                      float rv, float gu, float gv, float bu) {
-    const int x0 = (int)get_global_id(0) * PX;
-    const int y = (int)get_global_id(1);
-    if (y >= height || x0 >= width) return;
+// PX pixels of PY rows per work-item; a whole group of PX is stored with one aligned vector
+// store (x0 is a multiple of PX and rows start 256-byte aligned).
+inline void convert_row(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
+                        uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
+                        int x0, int y, int shift, float yoff, float yscale, float coff,
+                        float cscale, float rv, float gu, float gv, float bu) {
 #define ONE(x)                                                                                 \
     convert_one(src, off0, pitch0, off1, pitch1, off2, pitch2, (x), y, shift, yoff, yscale, \
                 coff, cscale, rv, gu, gv, bu)
@@ -173,4 +230,24 @@ __kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off
 #endif
     for (int x = x0; x < min(x0 + PX, width); ++x) row[x] = ONE(x);
 #undef ONE
+}
+
+__kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
+                      uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
+                      int height, int shift, float yoff, float yscale, float coff, float cscale,
+                      float rv, float gu, float gv, float bu) {
+    const int x0 = (int)get_global_id(0) * PX;
+    const int y0 = (int)get_global_id(1) * PY;
+    if (y0 >= height || x0 >= width) return;
+#if CV_VEC && PY == 2 && CH == 1
+    if (x0 + 4 <= width && y0 + 1 < height &&
+        convert_quad_pair(src, off0, pitch0, off1, pitch1, off2, pitch2, x0, y0, shift, yoff,
+                          yscale, coff, cscale, rv, gu, gv, bu,
+                          (__global pix_t*)(dst + (size_t)y0 * (size_t)dst_pitch) + x0,
+                          (__global pix_t*)(dst + (size_t)(y0 + 1) * (size_t)dst_pitch) + x0))
+        return;
+#endif
+    for (int y = y0; y < min(y0 + PY, height); ++y)
+        convert_row(src, off0, pitch0, off1, pitch1, off2, pitch2, dst, dst_pitch, width, x0, y,
+                    shift, yoff, yscale, coff, cscale, rv, gu, gv, bu);
 }

@@ -331,12 +331,13 @@ void FrameProcessor::ensure_staging(size_t bytes) {
 
 std::vector<KernelVariant> FrameProcessor::convert_variants() {
     // Pixels per work-item (one vector store of 2 or 4 pixels) and group shapes; PX 4 reads 8-bit
-    // 4:2:x planes with word loads where the rows are aligned (convert.cl's convert_quad).
-    return {{"-DPX=1", {32, 8}, {1, 1}},
-            {"-DPX=2", {32, 8}, {2, 1}},
-            {"-DPX=4", {32, 8}, {4, 1}},
-            {"-DPX=4", {64, 4}, {4, 1}},
-            {"-DPX=2", {128, 2}, {2, 1}}};
+    // 4:2:x planes with word loads where the rows are aligned (convert.cl's convert_quad), and
+    // with PY 2 the two rows of 4:2:0 that share a chroma row from one load of it
+    // (convert_quad_pair).
+    return {{"-DPX=1", {32, 8}, {1, 1}},       {"-DPX=2", {32, 8}, {2, 1}},
+            {"-DPX=4", {32, 8}, {4, 1}},       {"-DPX=4", {64, 4}, {4, 1}},
+            {"-DPX=2", {128, 2}, {2, 1}},      {"-DPX=4 -DPY=2", {32, 8}, {4, 2}},
+            {"-DPX=4 -DPY=2", {64, 4}, {4, 2}}};
 }
 
 TunedKernel& FrameProcessor::convert_kernel(const SourceFormat& f, WorkFormat work, uint32_t width,
