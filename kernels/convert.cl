@@ -194,8 +194,8 @@ inline bool convert_quad_pair(__global const uchar* src, uint off0, int pitch0, 
 #endif
 #endif
 
-// PX pixels of PY rows per work-item; a whole group of PX is stored with one aligned vector
-// store (x0 is a multiple of PX and rows start 256-byte aligned).
+// The PX pixels at x0 of row y; a whole group of PX is stored with one aligned vector store (x0
+// is a multiple of PX and rows start 256-byte aligned).
 inline void convert_row(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
                         uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
                         int x0, int y, int shift, float yoff, float yscale, float coff,
@@ -232,6 +232,8 @@ inline void convert_row(__global const uchar* src, uint off0, int pitch0, uint o
 #undef ONE
 }
 
+// PX pixels of PY rows per work-item: with PY 2, the two rows of 4:2:0 that share a chroma row
+// in one go where the frame allows (convert_quad_pair), else row by row.
 __kernel void convert(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
                       uint off2, int pitch2, __global uchar* dst, int dst_pitch, int width,
                       int height, int shift, float yoff, float yscale, float coff, float cscale,

@@ -196,6 +196,7 @@ def build_table(ours, peers, include_all=False):
                     if (n, op, r["size"]) in index]
             found = next((p for p in have if not p.get("cpu_fallback")), None) or \
                 (have[0] if have else None)
+            used.update((n, p.get("op"), r["size"]) for p in have)  # --all: not "peer only"
             if found is None:
                 cells.append("—")
                 ratios.append("—")

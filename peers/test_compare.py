@@ -210,6 +210,9 @@ class PeerOpChoice(unittest.TestCase):
         self.assertNotIn("*", row[4])
         self.assertIn("opencv: sepFilter2D with the same taps", row[5])
         self.assertNotIn("ran on the CPU", row[5])
+        # The op not chosen has a counterpart of ours: --all does not list it as peer only.
+        rows = table_rows(compare.build_table(ours, [("opencv", peer)], include_all=True))
+        self.assertNotIn(("opencv:gauss_sigma2", "3840x2160"), rows)
 
 
 class OpenCvFallbackRule(unittest.TestCase):

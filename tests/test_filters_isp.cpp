@@ -728,7 +728,7 @@ TEST_F(Isp, HistogramInPlaceAndCopyOnRandomFlatAndTwoLevelFrames) {
             for (int x = 0; x < flat.width; ++x) {
                 for (int c = 0; c < 3; ++c) {
                     flat.at(x, y, c) = static_cast<uint16_t>(v / (c + 1));
-                    grey.at(x, y, c) = v;  // R = G = B = luma: the four bytes of one word
+                    grey.at(x, y, c) = v;  // R = G = B = luma: the same bin in all four counts
                 }
                 mono.at(x, y) = v;
             }
