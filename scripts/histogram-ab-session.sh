@@ -5,8 +5,9 @@
 # under NVIDIA's compiler (.devpack/bin/TEST_BINARY, default test_filters_isp and the histogram
 # and processor tests), and 3 `vfx play --headless` runs of each build (.devpack/bin/vfx-base,
 # .devpack/bin/vfx; one warm-up run each first, then the builds alternating) on
-# .media/4k-h264-120.mp4 through the default chain, each stage's p50 in stages.txt. Everything in $OUT/hist.tar.gz. The clip, made here
-# (the .devpack and the 300-frame clip together exceed what travels):
+# .media/4k-h264-120.mp4 through the default chain, each stage's p50 in stages.txt. Everything
+# in $OUT/hist.tar.gz. The clip, made here (the .devpack and the 300-frame clip together exceed
+# what travels):
 #   ffmpeg -f lavfi -i testsrc2=size=3840x2160:rate=60,format=yuv420p -frames:v 120 \
 #     -c:v libx264 -preset veryfast -crf 38 .media/4k-h264-120.mp4
 # Run (carry .devpack and .media):
