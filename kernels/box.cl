@@ -15,8 +15,8 @@
 // the result packed back with the input's alpha); integer sums, so the same frame.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 // -DSHARPEN=1 (with QW; the `sharpen` filter): out = in + amount (in - s (1/n)) per channel from
-// the same exact window sum s (sharpen's formula, in float, rounded to nearest even and
-// saturated, alpha passed through); one more argument, float amount.
+// the same exact window sum s (sharpen's formula, in float as two multiply-adds, rounded to
+// nearest even and saturated, alpha passed through); one more argument, float amount.
 #ifndef SHARPEN
 #define SHARPEN 0
 #endif
@@ -62,12 +62,13 @@ inline pixw_t bx_out(uint4 v, pixw_t a) {
     return pixw_pack(m);
 }
 // sharpen: input word a plus amount times its difference from the window mean (the sum is an
-// integer below 2^24: exact in float). The mean is the sum times 1/n, a constant the compiler
-// rounds once: a multiplication is correctly rounded everywhere, where a float division may be
-// approximate (NVIDIA's is, within 2 ulp), so every device computes the same pixels.
+// integer below 2^24: exact in float), as two multiply-adds: d = p - v (1/n), then amount d + p.
+// 1/n is a constant the compiler rounds once and fma() is correctly rounded everywhere (a float
+// division may not be: NVIDIA's is within 2 ulp), so every device computes the same pixels.
 inline pixw_t bx_sharpen(uint4 v, pixw_t a, float amount) {
     const float4 p = pixw_to_float(a);
-    return float_to_pixw(p + amount * (p - convert_float4(v) * (1.0f / (float)BX_N)), a);
+    const float4 d = fma(convert_float4(v), (float4)(-1.0f / (float)BX_N), p);
+    return float_to_pixw(fma((float4)(amount), d, p), a);
 }
 #else
 typedef quad_t bx_quad_t;
@@ -146,6 +147,9 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #define SW_N (LX * LY)             // work-items per group
 #ifndef FM
 #define FM 0  // the mean on the float pipe (sw_out below)
+#endif
+#ifndef SB
+#define SB 0  // sharpen's values to and from float by bit tricks (sw_sharpen_out)
 #endif
 #ifndef PRMT
 #define PRMT 0  // byte permutes (common.h's vfx_prmt) for the G, A lanes and, with FM, the output
@@ -257,11 +261,45 @@ inline uint sw_out(uint rb, uint ga, uint in) {
 }
 #endif
 
+#if SHARPEN && SB
+// -DSB=1 (sharpen, RGBA8): bx_sharpen's arithmetic on the full-rate pipes, where QW=1 converts
+// six values per pixel on the quarter-rate unit (I2F) and clamps in two more steps. Values are
+// floats in units of 256 levels: 0x47000000 | u is the float 2^15 + u / 256 (its ulp is one
+// level), so one byte permute puts a byte or a 16-bit sum under those exponent bits, minus 2^15.
+// The last multiply-add saturates to [0, 1] itself (common.h's vfx_fma_sat), + 2^15 rounds to a
+// level (nearest, ties to even) in the low bits, and an integer min caps it at 255 (1.0 is
+// level 256). Scaling every value by 2^-8 scales every rounded result exactly, and a clamp to
+// [0, 1 = 256 levels] then the cap give what the clamp to [0, 255] gives, so these are the
+// pixels of bx_sharpen.
+#define SB_MAGIC 0x47000000u
+#define SB_MAGICF 32768.0f
+inline float sb_float(uint w, uint sel) { return as_float(vfx_prmt(w, SB_MAGIC, sel)) - SB_MAGICF; }
+inline uint sb_channel(float p, float s, float amount) {
+    const float d = fma(s, -1.0f / (float)BX_N, p);
+    return min(as_uint(vfx_fma_sat(amount, d, p) + SB_MAGICF), SB_MAGIC + 255u);
+}
+// A pixel word from the window sums rb = R | B << 16 and ga = G | A << 16, and the input word.
+// Selectors 0x76..: bytes 2 and 3 of SB_MAGIC on top; below them bytes 0-1 (0x10) or 2-3 (0x32)
+// of a sum word, or byte c of the input word and a zero byte (0x4c).
+inline uint sw_sharpen_out(uint rb, uint ga, uint in, float amount) {
+    return vfx_prmt_word(
+        sb_channel(sb_float(in, 0x7640u), sb_float(rb, 0x7610u), amount),
+        sb_channel(sb_float(in, 0x7641u), sb_float(ga, 0x7610u), amount),
+        sb_channel(sb_float(in, 0x7642u), sb_float(rb, 0x7632u), amount), in);
+}
+#endif
+
 // Output row y's quad at xa from the vertical sums of its 4 columns, two lanes per word, and
 // its input quad `in`.
 inline void sw_store(__global uchar* dst, int dst_pitch, int xa, int y, int width, uint4 vrb,
                      uint4 vga, quadw_t in BX_AMOUNT_PARAM) {
-#if FM && !SHARPEN
+#if SHARPEN && SB
+    store_quadw(dst, dst_pitch, xa, y, width,
+                (quadw_t)(sw_sharpen_out(vrb.s0, vga.s0, in.x, amount),
+                          sw_sharpen_out(vrb.s1, vga.s1, in.y, amount),
+                          sw_sharpen_out(vrb.s2, vga.s2, in.z, amount),
+                          sw_sharpen_out(vrb.s3, vga.s3, in.w, amount)));
+#elif FM && !SHARPEN
     store_quadw(dst, dst_pitch, xa, y, width,
                 (quadw_t)(sw_out(vrb.s0, vga.s0, in.x), sw_out(vrb.s1, vga.s1, in.y),
                           sw_out(vrb.s2, vga.s2, in.z), sw_out(vrb.s3, vga.s3, in.w)));

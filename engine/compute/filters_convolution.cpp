@@ -129,6 +129,11 @@ std::vector<KernelVariant> box_variants() {
             // PY 3, 32x4 and 32x16: 0.040-0.044; benchmarks/2026-11-26-h100-s5/experiments).
             box_st(32, 8, 2, 8, " -DUT=1"),
             box_st(32, 8, 2, 4, " -DUT=1"),
+            // Measured and dropped: the next chunk's words loaded while the group makes this
+            // chunk's outputs (H100 4K, tuner, four rounds: radius 1 0.0277-0.0281 ms against
+            // 0.0281-0.0283 for the SW walk, the bench unchanged; radius 5 0.0359-0.0395 against
+            // 0.0344-0.0348: more registers, fewer groups per SM;
+            // benchmarks/2026-11-26-h100-s9/experiments/1-sharpen-sb-box-nx).
             box_st(64, 4, 2, 8, " -DUT=1")};
 }
 
@@ -160,6 +165,12 @@ std::vector<KernelVariant> sharpen_box_variants() {
         if (v.options.find("-DQW=") != std::string::npos &&
             v.options.find("-DFM=") == std::string::npos)  // FM: the plain mean only
             out.push_back(v);
+    // sharpen's values to and from float by bit tricks, saturated by its last multiply-add
+    // (box.cl's SB), in its best shapes: H100 4K, tuner, two rounds: 0.0283-0.0285 ms against
+    // 0.0295-0.0297 for the best without SB; without PL 0.0289-0.0299
+    // (benchmarks/2026-11-26-h100-s9).
+    out.push_back(box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DSB=1", 32, 4, 8));
+    out.push_back(box_sw("-DPRMT=1 -DCR=1 -DZZ=1 -DPL=1 -DSB=1", 64, 2, 16));
     return out;
 }
 
