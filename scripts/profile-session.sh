@@ -3,8 +3,8 @@
 # named filters at 4K with every program dumped as PTX (VFX_DUMP_BINARIES); each chosen
 # program's kernel is then run through the CUDA driver API (peers/ptx_profile.cu, built here
 # with nvcc) under Nsight Compute, which does not profile OpenCL itself. Only kernels whose
-# arguments the script knows are profiled (box_strip, gaussian_strip, demosaic, the bench's fused
-# point-wise run); others are listed.
+# arguments the script knows are profiled (box_strip, gaussian_strip, sobel_apply, demosaic, the
+# bench's fused point-wise run); others are listed.
 #   source .devpack/env.sh && [REGCAPS="32 24"] bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
 # Results under $OUT: profile.tar.gz holding kernels.txt (the bench table), tuned.txt, and per kernel
 # <name>.time.txt (ptx_profile's own median, to compare with the bench), <name>.ncu.txt and
@@ -58,6 +58,8 @@ while IFS= read -r line; do
     gaussian_strip)
       unsharp=$(grep -oE -- '-DUNSHARP=[01]' <<<"$base" | cut -d= -f2)
       args="in,i:$P,out,i:$P,i:$W,i:$H,$(taps "$radius" "$unsharp")" ;;
+    sobel_apply)
+      args="in,i:$P,out,i:$P,i:$W,i:$H" ;;
     demosaic)  # a mono mosaic in (pitch W), RGBA out
       args="in,i:$W,out,i:$P,i:$W,i:$H" ;;
     pointwise)

@@ -409,6 +409,7 @@ TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
         for (auto [w, h] : {std::pair{67, 29}, {1, 1}, {3, 200}, {130, 7}, {5, 37}})
             for (WorkFormat wf : kFormats)
                 same.check("sobel", w, h, wf, ++seed, v.label());
+        same.check("sobel", 300, 290, WorkFormat::rgba8, ++seed, v.label());
     }
     cl.tuner().force("");
 }

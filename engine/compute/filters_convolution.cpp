@@ -184,7 +184,16 @@ std::vector<KernelVariant> sobel_variants() {
             {"-DPY=2 -DQW=1", {64, 4}, {4, 2}},
             {"-DPY=2 -DQW=2", {64, 4}, {4, 2}},
             {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
-            {"-DPY=4 -DQW=2", {32, 4}, {4, 4}}};
+            {"-DPY=4 -DQW=2", {32, 4}, {4, 4}},
+            {"-DPY=8 -DQW=1", {32, 4}, {4, 8}},
+            // Rows walked (sobel.cl's WK). H100 4K, tuner, four rounds: PY 16 64x2
+            // 0.0301-0.0305 ms, 32x4 0.0304-0.0307, PY 8 0.0310-0.0313, against 0.0333-0.0336 for
+            // the best above (PY 8, 118 registers) and 0.0353 for the one before it; PY 12 and
+            // 32, QW=2, two rows ahead and 8-pixel rows lost or tied
+            // (benchmarks/2026-11-26-h100-s9/experiments/2-sobel-walk).
+            {"-DPY=16 -DQW=1 -DWK=1", {64, 2}, {4, 16}},
+            {"-DPY=16 -DQW=1 -DWK=1", {32, 4}, {4, 16}},
+            {"-DPY=8 -DQW=1 -DWK=1", {32, 4}, {4, 8}}};
 }
 
 }  // namespace stencil
