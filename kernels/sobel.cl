@@ -48,8 +48,16 @@ inline float sobel_lumaw(pixw_t w) { return sobel_lumaf(pixw_to_float(w)); }
 // row is read and turned into lumas once per block instead of the (PY + 2) / PY of the loop
 // above, whose rows all load up front (PY = 8: 118 registers on NVIDIA, a fifth of the warps an
 // SM holds), so PY can be long. The same lumas and magnitudes in the same order: the same frame.
-// Measured and dropped (H100, 4K): two rows loaded ahead (within noise), 8 pixels per row of a
-// work-item (10 lumas per 8 pixels: 10-15 % slower, fewer warps).
+// -DPD=2: two rows loaded ahead, twice the bytes in flight per work-item (on the H100, 4K, a tie
+// with one: a candidate for memories that need more in flight per SM to reach their rate).
+// Measured and dropped (H100, 4K): 8 pixels per row of a work-item (10 lumas per 8 pixels:
+// 10-15 % slower, fewer warps).
+#ifndef PD
+#define PD 1
+#endif
+#if PD != 1 && PD != 2
+#error "sobel: PD must be 1 or 2"
+#endif
 typedef struct {
     quadw_t m;    // pixels xa .. xa + 3
     pixw_t l, r;  // pixels xa - 1 and xa + 4 (clamped)
@@ -79,13 +87,21 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
     sobel_lumas(sobel_load_row(src, src_pitch, xa, clamp_y(y0 - 1, height), width), a);
     sobel_row_t at = sobel_load_row(src, src_pitch, xa, y0, width);  // row y (alpha)
     sobel_row_t next = sobel_load_row(src, src_pitch, xa, clamp_y(y0 + 1, height), width);
+#if PD == 2
+    sobel_row_t next2 = sobel_load_row(src, src_pitch, xa, clamp_y(y0 + 2, height), width);
+#endif
     sobel_lumas(at, b);
     const int rows = min(PY, height - y0);
     for (int i = 0; i < rows; ++i) {
         const int y = y0 + i;
         const sobel_row_t below = next;
         sobel_lumas(below, d);
+#if PD == 2
+        next = next2;
+        next2 = sobel_load_row(src, src_pitch, xa, clamp_y(y + 3, height), width);
+#else
         next = sobel_load_row(src, src_pitch, xa, clamp_y(y + 2, height), width);
+#endif
         pixw_t o[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
