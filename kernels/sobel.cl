@@ -44,20 +44,16 @@ inline float sobel_lumaw(pixw_t w) { return sobel_lumaf(pixw_to_float(w)); }
 #if WK
 // -DWK=1 (with QW): the block's rows walked down. Per step the work-item holds the lumas of
 // three input rows (above, at, below its output row) and the words of the row after them,
-// loaded a step ahead (their loads are in flight while the step's outputs are made): each input
-// row is read and turned into lumas once per block instead of the (PY + 2) / PY of the loop
-// above, whose rows all load up front (PY = 8: 118 registers on NVIDIA, a fifth of the warps an
-// SM holds), so PY can be long. The same lumas and magnitudes in the same order: the same frame.
-// -DPD=2: two rows loaded ahead, twice the bytes in flight per work-item (on the H100, 4K, a tie
-// with one: a candidate for memories that need more in flight per SM to reach their rate).
-// Measured and dropped (H100, 4K): 8 pixels per row of a work-item (10 lumas per 8 pixels:
-// 10-15 % slower, fewer warps).
-#ifndef PD
-#define PD 1
-#endif
-#if PD != 1 && PD != 2
-#error "sobel: PD must be 1 or 2"
-#endif
+// loaded a step ahead (their loads are in flight while the step's outputs are made). The loop
+// above loads all of its PY + 2 rows up front and keeps their lumas (PY = 8: 118 registers on
+// NVIDIA, at most a quarter of the warps an SM holds); the walk keeps three rows, so its blocks
+// can be long and the 2 rows each block shares with its neighbours weigh less per output row
+// ((PY + 2) / PY loads and luma rows). The same lumas and magnitudes in the same order: the
+// same frame.
+// The row ahead stops at the block's last input row (a load past it would never be used): 3 %
+// faster on the H100 at 4K. Measured and dropped (H100, 4K): two rows loaded ahead (a tie while
+// both loaded past the block, then 20 % slower), 8 pixels per row of a work-item (10 lumas per
+// 8 pixels: 11-17 % slower, fewer warps).
 typedef struct {
     quadw_t m;    // pixels xa .. xa + 3
     pixw_t l, r;  // pixels xa - 1 and xa + 4 (clamped)
@@ -87,21 +83,13 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
     sobel_lumas(sobel_load_row(src, src_pitch, xa, clamp_y(y0 - 1, height), width), a);
     sobel_row_t at = sobel_load_row(src, src_pitch, xa, y0, width);  // row y (alpha)
     sobel_row_t next = sobel_load_row(src, src_pitch, xa, clamp_y(y0 + 1, height), width);
-#if PD == 2
-    sobel_row_t next2 = sobel_load_row(src, src_pitch, xa, clamp_y(y0 + 2, height), width);
-#endif
     sobel_lumas(at, b);
     const int rows = min(PY, height - y0);
     for (int i = 0; i < rows; ++i) {
         const int y = y0 + i;
         const sobel_row_t below = next;
         sobel_lumas(below, d);
-#if PD == 2
-        next = next2;
-        next2 = sobel_load_row(src, src_pitch, xa, clamp_y(y + 3, height), width);
-#else
-        next = sobel_load_row(src, src_pitch, xa, clamp_y(y + 2, height), width);
-#endif
+        next = sobel_load_row(src, src_pitch, xa, clamp_y(min(y + 2, y0 + PY), height), width);
         pixw_t o[4];
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
@@ -151,6 +139,9 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
 }
 #endif  // WK
 #else
+#if defined(WK) && WK
+#error "sobel: WK needs QW"
+#endif
 __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uchar* dst,
                           int dst_pitch, int width, int height) {
     const int xa = (int)get_global_id(0) * 4;

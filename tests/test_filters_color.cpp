@@ -401,6 +401,9 @@ TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
             }
         // Whole work-groups inside the frame and partial ones at its edges (as in the box test).
         same.check("sharpen=radius=1:amount=1.5", 300, 290, WorkFormat::rgba8, ++seed, v.label());
+        // The amount's extremes: saturation at both ends everywhere, and none at all.
+        same.check("sharpen=radius=1:amount=5", 67, 29, WorkFormat::rgba8, ++seed, v.label());
+        same.check("sharpen=radius=2:amount=0", 67, 29, WorkFormat::rgba8, ++seed, v.label());
     }
     for (const KernelVariant& v : stencil::sobel_variants()) {
         cl.tuner().force(v.label());

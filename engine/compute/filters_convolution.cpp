@@ -129,12 +129,12 @@ std::vector<KernelVariant> box_variants() {
             // PY 3, 32x4 and 32x16: 0.040-0.044; benchmarks/2026-11-26-h100-s5/experiments).
             box_st(32, 8, 2, 8, " -DUT=1"),
             box_st(32, 8, 2, 4, " -DUT=1"),
-            // Measured and dropped: the next chunk's words loaded while the group makes this
-            // chunk's outputs (H100 4K, tuner, four rounds: radius 1 0.0277-0.0281 ms against
-            // 0.0281-0.0283 for the SW walk, the bench unchanged; radius 5 0.0359-0.0395 against
-            // 0.0344-0.0348: more registers, fewer groups per SM;
-            // benchmarks/2026-11-26-h100-s9/experiments/1-sharpen-sb-box-nx).
             box_st(64, 4, 2, 8, " -DUT=1")};
+    // Measured and dropped for the streaming strips: the next chunk's words loaded while the group
+    // makes this chunk's outputs (H100 4K, tuner, four rounds: radius 1 0.0277-0.0281 ms against
+    // 0.0281-0.0283 for the SW walk, the bench unchanged; radius 5 0.0359-0.0395 against
+    // 0.0344-0.0348: more registers, fewer groups per SM;
+    // benchmarks/2026-11-26-h100-s9/experiments/1-sharpen-sb-box-nx).
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
@@ -180,23 +180,22 @@ std::vector<KernelVariant> sobel_variants() {
             {"-DPY=8", {32, 4}, {4, 8}},
             {"-DPY=4", {64, 2}, {4, 4}},
             {"-DPY=4", {16, 16}, {4, 4}},
-            // The best two (H100, 4K) with quads as words (common.h's QW).
+            // The best two (H100, 4K) with quads as words (common.h's QW) ...
             {"-DPY=2 -DQW=1", {64, 4}, {4, 2}},
             {"-DPY=2 -DQW=2", {64, 4}, {4, 2}},
             {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
             {"-DPY=4 -DQW=2", {32, 4}, {4, 4}},
+            // ... and a longer block (H100 4K: 0.0333-0.0336 ms against 0.0353 for the best
+            // above; 118 registers).
             {"-DPY=8 -DQW=1", {32, 4}, {4, 8}},
-            // Rows walked (sobel.cl's WK). H100 4K, tuner, four rounds: PY 16 64x2
-            // 0.0301-0.0305 ms, 32x4 0.0304-0.0307, PY 8 0.0310-0.0313, against 0.0333-0.0336 for
+            // Rows walked (sobel.cl's WK). H100 4K, tuner, two rounds: PY 16 64x2
+            // 0.0293-0.0296 ms, 32x4 0.0298-0.0299, PY 8 0.0308-0.0313, against 0.0333-0.0336 for
             // the best above (PY 8, 118 registers) and 0.0353 for the one before it; PY 12 and
-            // 32, QW=2 and 8-pixel rows lost
-            // (benchmarks/2026-11-26-h100-s9/experiments/2-sobel-walk).
+            // 32, QW=2, two rows ahead and 8-pixel rows lost
+            // (benchmarks/2026-11-26-h100-s9/experiments/2-sobel-walk, 4-sobel-rows-ahead-stop).
             {"-DPY=16 -DQW=1 -DWK=1", {64, 2}, {4, 16}},
             {"-DPY=16 -DQW=1 -DWK=1", {32, 4}, {4, 16}},
-            {"-DPY=8 -DQW=1 -DWK=1", {32, 4}, {4, 8}},
-            // Two rows ahead: a tie on the H100 (0.0300-0.0303 ms), kept for devices whose
-            // memory needs more bytes in flight per SM (the H200's is a third faster).
-            {"-DPY=16 -DQW=1 -DWK=1 -DPD=2", {64, 2}, {4, 16}}};
+            {"-DPY=8 -DQW=1 -DWK=1", {32, 4}, {4, 8}}};
 }
 
 }  // namespace stencil
