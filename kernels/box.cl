@@ -23,6 +23,9 @@
 #if SHARPEN && !QW
 #error "box.cl: SHARPEN needs QW"
 #endif
+#if defined(SB) && SB && !(defined(SW) && SW)
+#error "box.cl: SB is an option of the SW path"
+#endif
 #if SHARPEN
 #define BX_AMOUNT_PARAM , float amount
 #define BX_AMOUNT_ARG , amount
@@ -150,6 +153,9 @@ inline void bx_store(__global uchar* dst, int pitch, int xa, int y, int width, c
 #endif
 #ifndef SB
 #define SB 0  // sharpen's values to and from float by bit tricks (sw_sharpen_out)
+#endif
+#if SB && !SHARPEN
+#error "box.cl: SB is an option of sharpen"
 #endif
 #ifndef PRMT
 #define PRMT 0  // byte permutes (common.h's vfx_prmt) for the G, A lanes and, with FM, the output
