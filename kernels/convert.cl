@@ -99,7 +99,8 @@ inline pix_t convert_one(__global const uchar* src, uint off0, int pitch0, uint 
 // and pitch: checked per row, one branch for the work-group). Against the sample-at-a-time
 // path: 2 or 3 loads instead of up to 12, the chroma of a pair converted once, the same
 // arithmetic (yuv_to_pix), so the same pixels. Returns false where it does not apply.
-#define CV_VEC (PX == 4 && !SRC16 && (LAYOUT == 0 || LAYOUT == 1) && CW == 1)
+// (An 8-bit source always converts to RGBA8: SourceFormat::work_format.)
+#define CV_VEC (PX == 4 && !SRC16 && !WORK16 && (LAYOUT == 0 || LAYOUT == 1) && CW == 1)
 #if CV_VEC
 inline bool convert_quad(__global const uchar* src, uint off0, int pitch0, uint off1, int pitch1,
                          uint off2, int pitch2, int x0, int y, int shift, float yoff, float yscale,
@@ -128,11 +129,7 @@ inline bool convert_quad(__global const uchar* src, uint off0, int pitch0, uint 
     const pix_t p2 = yuv_to_pix(CV_S(l.z), U1, V1, yoff, yscale, coff, cscale, rv, gu, gv, bu);
     const pix_t p3 = yuv_to_pix(CV_S(l.w), U1, V1, yoff, yscale, coff, cscale, rv, gu, gv, bu);
 #undef CV_S
-#if WORK16
-    *(__global ushort16*)out = (ushort16)(p0, p1, p2, p3);
-#else
     *(__global uchar16*)out = (uchar16)(p0, p1, p2, p3);
-#endif
     return true;
 }
 
@@ -174,17 +171,10 @@ inline bool convert_quad_pair(__global const uchar* src, uint off0, int pitch0, 
     const float cb1 = (CV_S(u.y) - coff) * cscale, cr1 = (CV_S(v.y) - coff) * cscale;
     const float4 q0 = (float4)(rv * cr0, gu * cb0, gv * cr0, bu * cb0);
     const float4 q1 = (float4)(rv * cr1, gu * cb1, gv * cr1, bu * cb1);
-#if WORK16
-#define CV_STORE(out, l)                                                                  \
-    *(__global ushort16*)(out) = (ushort16)(                                              \
-        yuv_shared(CV_S(l.x), yoff, yscale, q0), yuv_shared(CV_S(l.y), yoff, yscale, q0), \
-        yuv_shared(CV_S(l.z), yoff, yscale, q1), yuv_shared(CV_S(l.w), yoff, yscale, q1))
-#else
 #define CV_STORE(out, l)                                                                  \
     *(__global uchar16*)(out) = (uchar16)(                                                \
         yuv_shared(CV_S(l.x), yoff, yscale, q0), yuv_shared(CV_S(l.y), yoff, yscale, q0), \
         yuv_shared(CV_S(l.z), yoff, yscale, q1), yuv_shared(CV_S(l.w), yoff, yscale, q1))
-#endif
     CV_STORE(out0, l0);
     CV_STORE(out1, l1);
 #undef CV_STORE
