@@ -212,6 +212,30 @@ inline float vfx_fma_sat(float a, float b, float c) {
 #endif
 }
 
+// v rounded to nearest even and saturated to 0..PIX_MAX (the value convert_pix_sat_rte stores), as
+// a zero-extended integer. NVIDIA's compiler gets PTX's cvt.rni.sat.u8.f32 (u16 in 16-bit work)
+// into a 32-bit register, which PTX defines to zero-extend: one F2IP, where convert_uint of
+// convert_uchar_sat_rte adds a mask after it. Elsewhere those conversions (the same values; NaN
+// gives 0 in both).
+inline uint vfx_level(float v) {
+#ifdef __NV_CL_C_VERSION
+    uint r;
+#if WORK16
+    asm("cvt.rni.sat.u16.f32 %0, %1;" : "=r"(r) : "f"(v));
+#else
+    asm("cvt.rni.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(v));
+#endif
+    return r;
+#elif WORK16
+    return convert_uint(convert_ushort_sat_rte(v));
+#else
+    return convert_uint(convert_uchar_sat_rte(v));
+#endif
+}
+inline uint4 vfx_level4(float4 v) {
+    return (uint4)(vfx_level(v.x), vfx_level(v.y), vfx_level(v.z), vfx_level(v.w));
+}
+
 // An RGBA8 pixel word from the low bytes of r, g, b and the alpha (byte 3) of word a, by three
 // byte permutes.
 inline uint vfx_prmt_word(uint r, uint g, uint b, uint a) {

@@ -4,11 +4,8 @@
 // stored value (rounded to nearest even, saturated) of the curve of each value, in the working
 // depth's type (computed in double precision by the host, see engine/compute/filters_isp.cpp).
 // A mosaic: every sample; RGBA: R, G, B (alpha copied). A point-wise operation
-// (engine/compute/pointwise.hpp) that takes the stored values as they are (its table's
-// indices) and gives stored values (exact).
-inline float4 gamma_rgba(pix_t q, int x, int y, __global const mono_t* table) {
-    return (float4)((float)table[q.x], (float)table[q.y], (float)table[q.z], 0.0f);
+// (engine/compute/pointwise.hpp) from stored values (its table's indices) to stored values.
+inline uint4 gamma_rgba(uint4 s, int x, int y, __global const mono_t* table) {
+    return (uint4)(table[s.x], table[s.y], table[s.z], 0u);
 }
-inline float gamma_mono(mono_t q, int x, int y, __global const mono_t* table) {
-    return (float)table[q];
-}
+inline uint gamma_mono(uint s, int x, int y, __global const mono_t* table) { return table[s]; }

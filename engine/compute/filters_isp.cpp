@@ -263,8 +263,7 @@ std::unique_ptr<GpuFilter> make_gamma(ClContext& cl, const FilterInstance& f) {
                    [t8, t16](cl_kernel k, cl_uint first, WorkFormat wf, int) {
                        set_arg(k, first, is_deep(wf) ? t16.get() : t8.get());
                    }};
-    op.exact = true;         // a table of stored values
-    op.stored_input = true;  // indexed by them
+    op.stored = true;  // a table of stored values, indexed by them
     return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
 }
 

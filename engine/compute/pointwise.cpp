@@ -44,27 +44,22 @@ typedef uchar16 elem16_t;
 typedef uchar4 mono4_t;
 #endif
 
-// A stored value back to float between ops: convert_float4(q) with the float bit trick (the
-// value's bits under the exponent of 2^23, minus 2^23; exact for 0..PIX_MAX), which NVIDIA runs
-// on the full-rate pipes, where its conversion of a just-saturated byte or half word is an I2F,
-// a quarter-rate instruction (with the float-to-int conversions of a table's index, a quarter of
-// a fused run's time before these).
-inline float vfx_unpack_mono(mono_t q) {
-    return as_float(convert_uint(q) | 0x4B000000u) - 8388608.0f;
-}
-inline float4 vfx_unpack(pix_t q) {
-    return as_float4(convert_uint4(q) | (uint4)(0x4B000000u)) - 8388608.0f;
-}
+// The state of a pixel between ops: `s` (uint4 / uint), stored values as integers, or `v` (float4
+// / float), what a float op computed. A float op after another takes its stored values:
+// convert_float(vfx_level(v)), which NVIDIA runs as two full-rate conversions (F2IP, I2FP); an op
+// on stored values (a table) takes s = vfx_level(v). See vfx_level in common.h.
+#if WORK16
+#define vfx_pix convert_ushort4
+#define vfx_mono convert_ushort
+#else
+#define vfx_pix convert_uchar4
+#define vfx_mono convert_uchar
+#endif
 
 inline unit_t vfx_apply(unit_t p, int x, int y PARAMS) {
 #if MONO
-    float v = (float)p;
-    unit_t q = p;
 MONO_STEPS
-    return q;
 #else
-    float4 v = convert_float4(p);
-    unit_t q = p;
 RGBA_STEPS
     q.w = p.w;
     return q;
@@ -72,21 +67,9 @@ RGBA_STEPS
 }
 
 #if QW && !MONO
-// The same steps on a pixel word (common.h's quads as words), with the same values: the
-// rounding between steps is convert_float4(convert_pix_sat_rte(v)), which QW=2 computes with
-// the float bit trick (clamped to 0..PIX_MAX, v + 2^23 rounds to an integer, ties to even).
-inline float4 vfx_round(float4 v) {
-#if QW == 2
-    return (fmin(fmax(v, (float4)(0.0f)), (float4)(PIX_MAX)) + 8388608.0f) - 8388608.0f;
-#else
-    return vfx_unpack(convert_pix_sat_rte(v));
-#endif
-}
-
+// The same steps on a pixel word (common.h's quads as words), with the same values.
 inline pixw_t vfx_apply_w(pixw_t w, int x, int y PARAMS) {
-    float4 v = pixw_to_float(w);
 RGBAW_STEPS
-    return float_to_pixw(v, w);  // alpha kept
 }
 #endif
 
@@ -135,6 +118,74 @@ void replace_all(std::string& s, std::string_view what, const std::string& with)
         s.replace(pos, what.size(), with);
 }
 
+// One form of the generated vfx_apply: the input as stored values (s) and as floats (v), the
+// conversions between them, and the result from either.
+struct StepForm {
+    const char* s_type;
+    const char* v_type;
+    const char* suffix;   // NAME_<suffix>
+    const char* begin_s;  // the input's stored values
+    const char* begin_v;  // the input as floats
+    const char* level;    // floats -> stored values (rounded, saturated)
+    const char* to_float;
+    const char* end_s;  // the result from s
+    const char* end_v;  // the result from v (rounded, saturated)
+};
+
+const StepForm kRgbaForm{"uint4",
+                         "float4",
+                         "rgba",
+                         "convert_uint4(p)",
+                         "convert_float4(p)",
+                         "vfx_level4",
+                         "convert_float4",
+                         "    pix_t q = vfx_pix(s);\n",
+                         "    pix_t q = convert_pix_sat_rte(v);\n"};
+const StepForm kWordForm{"uint4",
+                         "float4",
+                         "rgba",
+                         "pixw_channels(w)",
+                         "pixw_to_float(w)",
+                         "vfx_level4",
+                         "convert_float4",
+                         "    s.w = pixw_channels(w).w;\n    return pixw_pack(s);\n",
+                         "    return float_to_pixw(v, w);\n"};
+const StepForm kMonoForm{"uint",
+                         "float",
+                         "mono",
+                         "convert_uint(p)",
+                         "convert_float(p)",
+                         "vfx_level",
+                         "convert_float",
+                         "    return vfx_mono(s);\n",
+                         "    return convert_mono_sat_rte(v);\n"};
+
+// The ops in order, each taking what the one before stored: a float op the stored values as
+// floats, a stored op (PointwiseOp::stored) the stored values themselves. `call_args[i]`: op i's
+// arguments.
+std::string steps(const std::vector<PointwiseOp>& ops, const std::vector<std::string>& call_args,
+                  const StepForm& f) {
+    enum class State { input, floats, stored } st = State::input;
+    std::string out = fmt::format("    {} s;\n    {} v;\n", f.s_type, f.v_type);
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const PointwiseOp& op = ops[i];
+        if (op.stored) {
+            if (st == State::input) out += fmt::format("    s = {};\n", f.begin_s);
+            if (st == State::floats) out += fmt::format("    s = {}(v);\n", f.level);
+            out += fmt::format("    s = {}_{}(s, x, y{});\n", op.name, f.suffix, call_args[i]);
+            st = State::stored;
+        } else {
+            if (st == State::input) out += fmt::format("    v = {};\n", f.begin_v);
+            if (st == State::floats)
+                out += fmt::format("    v = {}({}(v));\n", f.to_float, f.level);
+            if (st == State::stored) out += fmt::format("    v = {}(s);\n", f.to_float);
+            out += fmt::format("    v = {}_{}(v, x, y{});\n", op.name, f.suffix, call_args[i]);
+            st = State::floats;
+        }
+    }
+    return out + (st == State::stored ? f.end_s : f.end_v);
+}
+
 }  // namespace
 
 std::vector<std::string> PointwiseFilter::variant_labels() {
@@ -154,50 +205,27 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
     for (const PointwiseOp& op : ops_)
         if (files.insert(op.file).second)
             text += fmt::format("#line 1 \"{}\"\n{}\n", op.file, cl.source_snapshot(op.file));
-    std::string params, args, rgba, rgbaw, monos;
+    std::string params, args;
+    std::vector<std::string> call_args;
     for (size_t i = 0; i < ops_.size(); ++i) {
         const PointwiseOp& op = ops_[i];
         if (mono && !op.takes_mono) fail("'{}' does not take a mosaic", op.name);
-        std::string call_args;
+        call_args.emplace_back();
         for (size_t k = 0; k < op.arg_types.size(); ++k) {
             params += fmt::format(", {} a{}_{}", op.arg_types[k], i, k);
             args += fmt::format(", a{}_{}", i, k);
-            call_args += fmt::format(", a{}_{}", i, k);
-        }
-        // Each step reads the previous step's stored value, as a separate filter would: q
-        // holds it after an op that is not exact (and before the first), v after one that is.
-        const bool after_exact = i > 0 && ops_[i - 1].exact;
-        if (op.stored_input) {
-            if (after_exact) {
-                rgba += "    q = convert_pix_sat_rte(v);\n";
-                monos += "    q = convert_mono_sat_rte(v);\n";
-            }
-            rgba += fmt::format("    v = {}_rgba(q, x, y{});\n", op.name, call_args);
-            monos += fmt::format("    v = {}_mono(q, x, y{});\n", op.name, call_args);
-            // The word form holds rounded floats: back to stored values (exact).
-            rgbaw += fmt::format("    v = {}_rgba(convert_pix_sat_rte(v), x, y{});\n", op.name,
-                                 call_args);
-        } else {
-            if (i > 0 && !after_exact) {
-                rgba += "    v = vfx_unpack(q);\n";
-                monos += "    v = vfx_unpack_mono(q);\n";
-            }
-            rgba += fmt::format("    v = {}_rgba(v, x, y{});\n", op.name, call_args);
-            monos += fmt::format("    v = {}_mono(v, x, y{});\n", op.name, call_args);
-            rgbaw += fmt::format("    v = {}_rgba(v, x, y{});\n", op.name, call_args);
-        }
-        if (!op.exact || i + 1 == ops_.size()) {
-            rgba += "    q = convert_pix_sat_rte(v);\n";
-            monos += "    q = convert_mono_sat_rte(v);\n";
-            // (Before an op taking stored values its own conversion rounds: no second one.)
-            if (i + 1 < ops_.size() && !ops_[i + 1].stored_input)
-                rgbaw += "    v = vfx_round(v);\n";
+            call_args.back() += fmt::format(", a{}_{}", i, k);
         }
     }
+    const std::string rgba = steps(ops_, call_args, kRgbaForm);
+    const std::string rgbaw = steps(ops_, call_args, kWordForm);
+    const std::string monos = steps(ops_, call_args, kMonoForm);
     std::string body = kKernelTemplate;
-    replace_all(body, "RGBA_STEPS", mono ? std::string("    v = v;") : rgba);
-    replace_all(body, "RGBAW_STEPS", mono ? std::string("    v = v;") : rgbaw);
-    replace_all(body, "MONO_STEPS", mono ? monos : std::string("    v = v;"));
+    // (Only the form the kernel compiles is generated in full: a mosaic op may lack its colour
+    // function and the other way round.)
+    replace_all(body, "RGBA_STEPS", mono ? std::string("    pix_t q = p;") : rgba);
+    replace_all(body, "RGBAW_STEPS", mono ? std::string("    return w;") : rgbaw);
+    replace_all(body, "MONO_STEPS", mono ? monos : std::string("    return p;"));
     replace_all(body, " PARAMS)", params + ")");
     replace_all(body, " ARGS)", args + ")");
     return text + "#line 1 \"pointwise (generated)\"\n" + body;

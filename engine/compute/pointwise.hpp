@@ -4,17 +4,18 @@
 //   float4 NAME_rgba(float4 v, int x, int y, ARGS...)   colour: R, G, B in pixel units (.w is
 //                                                       ignored; alpha is passed through)
 //   float  NAME_mono(float v, int x, int y, ARGS...)    a mosaic sample (when it takes mosaics)
-// or, for an operation that reads stored values as they are (a table lookup: stored_input),
-//   float4 NAME_rgba(pix_t q, int x, int y, ARGS...)    float NAME_mono(mono_t q, ...)
+// or, for an operation from stored values to stored values (a table lookup: `stored`),
+//   uint4 NAME_rgba(uint4 s, int x, int y, ARGS...)    uint NAME_mono(uint s, ...)
+// (s: the values as integers, 0..PIX_MAX; .w is to be ignored)
 // and the kernel that runs them is generated at run time: one work-item loads PX pixels (vector
 // loads), applies every operation of the run in order, and stores them (vector stores). A run
 // of N adjacent point-wise filters in a chain becomes one such kernel (see make_stages), so the
 // frame is read and written once instead of N times.
 //
 // Between two operations of a fused run each value is rounded and saturated to the working
-// format exactly as a separate filter would store it (after an `exact` operation, whose results
-// are stored values already, there is nothing to round), so a fused run computes the same
-// pixels, bit for bit, as its filters run one by one.
+// format exactly as a separate filter would store it (a stored op's results are stored values
+// already), so a fused run computes the same pixels, bit for bit, as its filters run one by
+// one.
 #include <functional>
 #include <memory>
 #include <string>
@@ -36,13 +37,10 @@ struct PointwiseOp {
     // Sets the op's arguments, arg_types.size() of them, from kernel argument `first` on, for
     // a frame of working format `f` and a source of `source_bits` significant bits.
     std::function<void(cl_kernel k, cl_uint first, WorkFormat f, int source_bits)> set_args;
-    // The op's results are stored values already (whole numbers in 0..PIX_MAX, as a table of
-    // stored values gives): the next op of a fused run takes them without the rounding and
-    // saturation between ops, which would change nothing.
-    bool exact = false;
-    // The op takes the stored values (pix_t / mono_t) rather than floats: a table indexed by
-    // them needs no float-to-int conversion (a quarter-rate instruction on NVIDIA).
-    bool stored_input = false;
+    // The op maps stored values to stored values (its functions take and give uint4 / uint): a
+    // table indexed by them needs no conversion of its index or of its entry, and the next op
+    // of a fused run takes them with no rounding.
+    bool stored = false;
 };
 
 // One generated kernel running `ops` in order over every pixel.

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# One device call for point-wise kernel work: the programs' SASS (sass-session.sh), two more
+# tuning rounds with every candidate's time, the bench at both sizes and the point-wise tests
+# under NVIDIA's compiler (every variant exact).
+#   source .devpack/env.sh && bash scripts/ab-pointwise.sh [FILTERS]   (default fused,gamma)
+set -uo pipefail
+out=${OUT:-$PWD/ab-out}; mkdir -p "$out"
+filters=${1:-fused,gamma}
+OUT=$out/sass bash scripts/sass-session.sh "$filters" > "$out/sass.log" 2>&1
+for r in 1 2; do
+  VFX_CACHE_DIR=$(mktemp -d) .devpack/bin/vfx bench --size 3840x2160 --retune --filters "$filters" \
+    --log-level debug > "$out/round$r.txt" 2> "$out/round$r.log"
+  grep "tuned " "$out/round$r.log" > "$out/tuned-$r.txt"
+done
+VFX_CACHE_DIR=$(mktemp -d) .devpack/bin/vfx bench --filters "$filters,color" > "$out/bench.txt" 2>&1
+VFX_SOURCE_DIR=$PWD .devpack/bin/test_compute --gtest_filter='Pointwise*:*amma*' --gtest_brief=1 \
+  > "$out/tests.txt" 2>&1
+tail -3 "$out/tests.txt"
+cat "$out/bench.txt"
