@@ -6,13 +6,14 @@
 set -uo pipefail
 out=${OUT:-$PWD/ab-out}; mkdir -p "$out"
 filters=${1:-fused,gamma}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 OUT=$out/sass bash scripts/sass-session.sh "$filters" > "$out/sass.log" 2>&1
 for r in 1 2; do
-  VFX_CACHE_DIR=$(mktemp -d) .devpack/bin/vfx bench --size 3840x2160 --retune --filters "$filters" \
+  VFX_CACHE_DIR=$tmp/cache-$r .devpack/bin/vfx bench --size 3840x2160 --retune --filters "$filters" \
     --log-level debug > "$out/round$r.txt" 2> "$out/round$r.log"
   grep "tuned " "$out/round$r.log" > "$out/tuned-$r.txt"
 done
-VFX_CACHE_DIR=$(mktemp -d) .devpack/bin/vfx bench --filters "$filters,color" > "$out/bench.txt" 2>&1
+VFX_CACHE_DIR=$tmp/cache .devpack/bin/vfx bench --filters "$filters,color" > "$out/bench.txt" 2>&1
 VFX_SOURCE_DIR=$PWD .devpack/bin/test_compute --gtest_filter='Pointwise*:*amma*' --gtest_brief=1 \
   > "$out/tests.txt" 2>&1
 tail -3 "$out/tests.txt"

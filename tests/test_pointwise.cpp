@@ -87,6 +87,19 @@ TEST(PointwiseFusion, TableLookupsFirstAndBackToBack) {
         expect_fused_equals_unfused(*c, kMosaicTableRun, 33, 5, 3);
 }
 
+// Gains of 0.5, 1.5 and 2.5 make exact halves of odd values: the rounding between ops (to
+// nearest, ties to even) decides them, before an op on floats and before a table.
+TEST(PointwiseFusion, TiesBetweenOpsRoundToEven) {
+    VFX_REQUIRE_CL();
+    for (const SourceCase* c : {&kRgba8, &kRgba16}) {
+        expect_fused_equals_unfused(*c, "wb=r=0.5:g=1.5:b=2.5,sepia", 37, 11, 2);
+        expect_fused_equals_unfused(*c, "wb=r=0.5:g=1.5:b=2.5,gamma=curve=srgb", 37, 11, 2);
+    }
+    for (const SourceCase* c : {&kGray8, &kGray16})
+        expect_fused_equals_unfused(*c, "wb=r=0.5:g=1.5:b=2.5:pattern=gbrg,gamma=value=2.2", 37, 11,
+                                    2);
+}
+
 TEST(PointwiseFusion, OnlyAdjacentPointwiseFiltersFuse) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();

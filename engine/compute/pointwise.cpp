@@ -46,8 +46,10 @@ typedef uchar4 mono4_t;
 
 // The state of a pixel between ops: `s` (uint4 / uint), stored values as integers, or `v` (float4
 // / float), what a float op computed. A float op after another takes its stored values:
-// convert_float(vfx_level(v)), which NVIDIA runs as two full-rate conversions (F2IP, I2FP); an op
-// on stored values (a table) takes s = vfx_level(v). See vfx_level in common.h.
+// convert_float4(vfx_level4(v)), on NVIDIA one F2IP and one I2FP per channel (the SASS read in
+// BENCHMARKS.md, tenth 2026-11-26 session); an op on stored values (a table) takes
+// s = vfx_level4(v). See vfx_level in common.h. vfx_pix / vfx_mono: stored values that are in
+// range already to the working type (no saturation).
 #if WORK16
 #define vfx_pix convert_ushort4
 #define vfx_mono convert_ushort
@@ -118,18 +120,19 @@ void replace_all(std::string& s, std::string_view what, const std::string& with)
         s.replace(pos, what.size(), with);
 }
 
-// One form of the generated vfx_apply: the input as stored values (s) and as floats (v), the
-// conversions between them, and the result from either.
+// One form of the generated apply function (vfx_apply, or vfx_apply_w for pixel words): the input
+// as stored values (s) and as floats (v), the conversions between them, and the result from
+// either.
 struct StepForm {
     const char* s_type;
     const char* v_type;
-    const char* suffix;   // NAME_<suffix>
-    const char* begin_s;  // the input's stored values
-    const char* begin_v;  // the input as floats
-    const char* level;    // floats -> stored values (rounded, saturated)
-    const char* to_float;
-    const char* end_s;  // the result from s
-    const char* end_v;  // the result from v (rounded, saturated)
+    const char* suffix;    // NAME_<suffix>
+    const char* begin_s;   // the input's stored values
+    const char* begin_v;   // the input as floats
+    const char* level;     // floats -> stored values (rounded, saturated)
+    const char* to_float;  // stored values -> floats (exact)
+    const char* end_s;     // the result from s
+    const char* end_v;     // the result from v (rounded, saturated)
 };
 
 const StepForm kRgbaForm{"uint4",
@@ -221,8 +224,8 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
     const std::string rgbaw = steps(ops_, call_args, kWordForm);
     const std::string monos = steps(ops_, call_args, kMonoForm);
     std::string body = kKernelTemplate;
-    // (Only the form the kernel compiles is generated in full: a mosaic op may lack its colour
-    // function and the other way round.)
+    // (Every form is generated, but only those the kernel compiles go into it: a mosaic op may
+    // lack its colour function and the other way round.)
     replace_all(body, "RGBA_STEPS", mono ? std::string("    pix_t q = p;") : rgba);
     replace_all(body, "RGBAW_STEPS", mono ? std::string("    return w;") : rgbaw);
     replace_all(body, "MONO_STEPS", mono ? monos : std::string("    return p;"));

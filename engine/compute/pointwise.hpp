@@ -6,7 +6,8 @@
 //   float  NAME_mono(float v, int x, int y, ARGS...)    a mosaic sample (when it takes mosaics)
 // or, for an operation from stored values to stored values (a table lookup: `stored`),
 //   uint4 NAME_rgba(uint4 s, int x, int y, ARGS...)    uint NAME_mono(uint s, ...)
-// (s: the values as integers, 0..PIX_MAX; .w is to be ignored)
+// (s: the values as integers, 0..PIX_MAX; .w is to be ignored; the results must lie in
+// 0..PIX_MAX too: they are stored as they are, not saturated)
 // and the kernel that runs them is generated at run time: one work-item loads PX pixels (vector
 // loads), applies every operation of the run in order, and stores them (vector stores). A run
 // of N adjacent point-wise filters in a chain becomes one such kernel (see make_stages), so the
