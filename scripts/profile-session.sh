@@ -7,8 +7,9 @@
 # bench's fused point-wise run); others are listed.
 #   source .devpack/env.sh && [REGCAPS="32 24"] bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
 # Results under $OUT: profile.tar.gz holding kernels.txt (the bench table), tuned.txt, and per kernel
-# <name>.time.txt (ptx_profile's own median, to compare with the bench), <name>.ncu.txt and
-# <name>.stalls.txt (stall reasons), all in profile.tar.gz too.
+# <name>.time.txt (ptx_profile's own median, to compare with the bench), <name>.ncu.txt,
+# <name>.stalls.txt (stall reasons) and <name>.pipes.txt (each pipe's busy share and
+# instructions), all in profile.tar.gz too.
 set -uo pipefail
 final=${OUT:-$PWD/profile-out}; mkdir -p "$final"
 filters=${1:?FILTERS}
@@ -77,6 +78,8 @@ while IFS= read -r line; do
   gx=$(( ( (W + pw - 1) / pw + lx - 1) / lx * lx ))
   gy=$(( ( (H + ph - 1) / ph + ly - 1) / ly * ly ))
   name=$(tr -c 'A-Za-z0-9\n' '_' <<<"${kernel}${base}" | tr -s _)
+  # Generated point-wise programs share their kernel's name: tell them apart by file.
+  [ "$kernel" = pointwise ] && name="${name}_${file%%.cl}"
   echo "== $name: $opts ${lx}x${ly} grid ${gx}x${gy}"
   "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} --args "$args" \
     < /dev/null | tee "$out/$name.time.txt"
@@ -98,7 +101,13 @@ while IFS= read -r line; do
     --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$' \
     "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} \
     --args "$args" --runs 1 --warmup 3 > "$out/$name.stalls.txt" 2>&1 < /dev/null
+  # Which pipes the instructions keep busy (and how many each executes).
+  ncu --clock-control none -k "$kernel" --launch-skip 3 --launch-count 1 \
+    --metrics 'regex:sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:sm__inst_executed_pipe_[a-z_]+\.sum$' \
+    "$work/ptx_profile" "$ptx" "$kernel" --grid ${gx}x${gy} --block ${lx}x${ly} \
+    --args "$args" --runs 1 --warmup 3 > "$out/$name.pipes.txt" 2>&1 < /dev/null
   grep -E "issue_stalled" "$out/$name.stalls.txt" | sort -k3 -g -r | head -8
+  grep -E "pct_of_peak" "$out/$name.pipes.txt" | sort -k3 -g -r | head -6
   grep -E "Duration|DRAM Throughput|Memory Throughput|Issue Slots Busy|Achieved Occupancy|Registers Per|L2 Hit Rate|L1/TEX Hit" "$out/$name.ncu.txt" | head -20
 done < "$out/tuned.txt"
 # One archive (the device tool brings back a limited number of files).
