@@ -118,7 +118,11 @@ std::vector<KernelVariant> box_variants() {
             // H100 4K (`vfx bench`, benchmarks/2026-11-25-h100-s7): 32x8 PY 4 NCH 4 0.0361 ms,
             // NCH 2 0.0365, 64x4 0.0371, against the SW walk's 0.0387; without the alpha word
             // in the ring (the input quad loaded again) or without the alternating walk 4-8 %
-            // slower in the tuner, NCH 3 and 8, PY 8 and 16x16 shapes 10-35 % slower.
+            // slower in the tuner, NCH 3 and 8, PY 8 and 16x16 shapes 10-35 % slower; the next
+            // chunk's words loaded while the group makes this chunk's outputs: radius 5
+            // 0.0359-0.0395 ms against 0.0344-0.0348 in the tuner (more registers, fewer groups
+            // per SM), radius 1 0.0277-0.0281 against 0.0281-0.0283 for the SW walk, the bench
+            // unchanged (benchmarks/2026-11-26-h100-s9/experiments/1-sharpen-sb-box-nx).
             box_st(32, 8, 4, 4),
             box_st(32, 8, 4, 2),
             box_st(64, 4, 4, 4),
@@ -130,11 +134,6 @@ std::vector<KernelVariant> box_variants() {
             box_st(32, 8, 2, 8, " -DUT=1"),
             box_st(32, 8, 2, 4, " -DUT=1"),
             box_st(64, 4, 2, 8, " -DUT=1")};
-    // Measured and dropped for the streaming strips: the next chunk's words loaded while the group
-    // makes this chunk's outputs (H100 4K, tuner, four rounds: radius 1 0.0277-0.0281 ms against
-    // 0.0281-0.0283 for the SW walk, the bench unchanged; radius 5 0.0359-0.0395 against
-    // 0.0344-0.0348: more registers, fewer groups per SM;
-    // benchmarks/2026-11-26-h100-s9/experiments/1-sharpen-sb-box-nx).
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
