@@ -199,6 +199,49 @@ inline uint vfx_prmt(uint a, uint b, uint s) {
 #endif
 }
 
+// A hint that the line holding p will be read soon: on NVIDIA (inline PTX) it is fetched into
+// L2 now, with no register held and no wait; elsewhere nothing. Never changes a result; p must
+// lie inside a buffer the kernel may read.
+inline void vfx_prefetch_l2(__global const void* p) {
+#ifdef __NV_CL_C_VERSION
+    asm volatile("prefetch.global.L2 [%0];" : : "l"(p));
+#else
+    (void)p;
+#endif
+}
+
+// The input tile of the work-group `ahead` places further in launch order (linear group index,
+// x fastest), fetched into L2 now: a kernel of many short-lived groups holds about a wave of
+// them at once, and the loads of each wait on the memory; fetched a fraction of a wave ahead,
+// its rows are in L2 when that group starts. The tile: rows fgy tile_h - ay .. fgy tile_h +
+// tile_h + ay - 1 and bytes fgx tile_wb - ax .. fgx tile_wb + tile_wb + ax - 1 of each (clamped
+// into the frame: row_bytes, height; rows start on 256-byte boundaries). Shared out over the
+// group's work-items: one 32-byte sector each, `sect` per row ((tile_wb + 2 ax + 31) / 32 + 1,
+// or tile_wb / 32 where fgx tile_wb - ax is 32-byte aligned; a compile-time constant, so that
+// the division is a multiply). Nothing off NVIDIA; never changes a result. (One bulk prefetch
+// per row, sm_90's cp.async.bulk.prefetch.L2, measured slower for demosaic: BENCHMARKS.md.)
+inline void vfx_prefetch_ahead(__global const uchar* src, int pitch, int row_bytes, int height,
+                               int ahead, int tile_wb, int tile_h, int ax, int ay, int sect) {
+#ifdef __NV_CL_C_VERSION
+    const int ngx = (int)get_num_groups(0);
+    const int lin = (int)get_group_id(1) * ngx + (int)get_group_id(0) + ahead;
+    const int i = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int rows = tile_h + 2 * ay;
+    if (lin >= ngx * (int)get_num_groups(1)) return;
+    const int fgy = lin / ngx;
+    const int fgx = lin - fgy * ngx;
+    const int x0 = fgx * tile_wb - ax;
+    if (i >= rows * sect) return;
+    const int r = i / sect;
+    const int y = clamp(fgy * tile_h - ay + r, 0, height - 1);
+    const int x = clamp(((x0 >> 5) + i - r * sect) * 32, 0, row_bytes - 1);
+    vfx_prefetch_l2(src + (size_t)y * (size_t)pitch + (size_t)x);
+#else
+    (void)src, (void)pitch, (void)row_bytes, (void)height, (void)ahead, (void)tile_wb;
+    (void)tile_h, (void)ax, (void)ay, (void)sect;
+#endif
+}
+
 // fma(a, b, c) clamped to [0, 1]: PTX's fma.rn.sat.f32 with NVIDIA's compiler (the clamp is a
 // modifier of the one instruction), the same value by fmin and fmax elsewhere (the clamp acts on
 // the rounded result in both; NaN gives 0 in both).

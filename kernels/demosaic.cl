@@ -22,6 +22,9 @@
 // multiple of 4, pixel words stored as with QW. DI=2 and 3 differ in the mono8 MHC rounding and
 // saturation: 2 with packed 16-bit min/max, 3 on the float pipe (exact float tricks on the
 // integer sums' bits). -DPRMT=1 (with DI=3): byte permutes (common.h's vfx_prmt).
+// -DLP=D -DLX=<work-group width> (DI): the input rows of the work-group D places further in
+// launch order prefetched into L2 as the kernel starts (common.h's vfx_prefetch_ahead), so that
+// when that group runs its loads wait on L2 rather than on DRAM.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
@@ -47,6 +50,9 @@
 #endif
 #ifndef PRMT
 #define PRMT 0
+#endif
+#if defined(LP) && LP && !defined(LX)
+#error "demosaic: LP needs LX (the work-group width)"
 #endif
 #if PRMT && DI != 3
 #error "demosaic: PRMT is an option of DI=3"
@@ -344,6 +350,16 @@ inline uint2 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
 
 __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
                        int width, int height) {
+#if defined(LP) && LP
+    // -DLP=D -DLX=<work-group width>: the rows of the work-group D places further in launch
+    // order fetched into L2 now (common.h's vfx_prefetch_ahead; never changes a result): its
+    // own columns (32-byte aligned: LX PX samples, a multiple of 32 bytes) and its rows with
+    // their 2 + 2 apron rows; the apron columns are its neighbours' own, which the groups
+    // beside this one fetch.
+    vfx_prefetch_ahead(src, src_pitch, width * (int)sizeof(mono_t), height, LP,
+                       LX * PX * (int)sizeof(mono_t), (int)get_local_size(1) * PY, 0, 2,
+                       LX * PX * (int)sizeof(mono_t) / 32);
+#endif
     const int xa = (int)get_global_id(0) * PX;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;

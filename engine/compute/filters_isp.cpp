@@ -100,7 +100,14 @@ std::vector<KernelVariant> demosaic_variants() {
             // masks took two).
             {"-DPY=2 -DDI=3 -DPRMT=1", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=3 -DPRMT=1", {16, 16}, {4, 2}},
-            {"-DPY=4 -DDI=3 -DPRMT=1", {32, 4}, {4, 4}}};
+            {"-DPY=4 -DDI=3 -DPRMT=1", {32, 4}, {4, 4}},
+            // ... with the input rows of the group LP places ahead in launch order prefetched
+            // into L2 (demosaic.cl's LP; LX: the group's width). H100 4K, the bench's timing
+            // (scripts/prefetch-ab.sh, benchmarks/2026-11-27-h100-s11): MHC 0.0233-0.0236 ->
+            // 0.0214-0.0215 ms (LP 1024, 16x8), bilinear 0.0199-0.0201 -> 0.0188-0.0192.
+            {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {
