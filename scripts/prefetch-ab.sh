@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Demosaic's L2 prefetch candidates (demosaic.cl's LP: the input rows of the work-group D places
-# ahead in launch order fetched into L2) against the kernel they extend, by the bench's own
-# timing (rotating buffers, DRAM to DRAM: the tuner's bursts re-read a frame that is partly in
-# L2, which hides what a prefetch into L2 can give), in alternating rounds
+# Demosaic's candidates with the L2 prefetch (demosaic.cl's LP: the input rows of the work-group
+# D places ahead in launch order fetched into L2) against each other and one without it, by the
+# bench's own timing (rotating buffers, DRAM to DRAM: the tuner's bursts re-read a frame that is
+# partly in L2, which hides what a prefetch into L2 can give), in alternating rounds
 # (scripts/forced-bench.sh), on the GPU machine:
 #   source .devpack/env.sh && bash scripts/prefetch-ab.sh [ROUNDS] [KERNELS]
 # KERNELS (default both): mhc, bilinear. Results: $OUT/prefetch-ab.txt and, with every run's
@@ -21,8 +21,8 @@ run() {  # NAME FILTER CASE LABEL...
     >> "$final/prefetch-ab.txt"
 }
 d="-DPY=2 -DDI=3 -DPRMT=1"
-dl=("$d 16x8 px4x2" "$d -DLX=16 -DLP=1024 16x8 px4x2" "$d -DLX=16 -DLP=2048 16x8 px4x2"
-    "$d -DLX=16 -DLP=1024 16x16 px4x2")
+dl=("$d -DLX=16 -DLP=1024 16x8 px4x2" "$d -DLX=16 -DLP=1024 16x16 px4x2"
+    "-DPY=4 -DDI=3 -DPRMT=1 -DLX=32 -DLP=1024 32x4 px4x4" "-DPY=2 -DDI=3 16x8 px4x2")
 for k in $kernels; do
   case $k in
     mhc) run mhc demosaic 'METHOD=0' "$rounds" "${dl[@]}" ;;
