@@ -213,32 +213,33 @@ inline void vfx_prefetch_l2(__global const void* p) {
 // The input tile of the work-group `ahead` places further in launch order (linear group index,
 // x fastest), fetched into L2 now: a kernel of many short-lived groups holds about a wave of
 // them at once, and the loads of each wait on the memory; fetched a fraction of a wave ahead,
-// its rows are in L2 when that group starts. The tile: rows fgy tile_h - ay .. fgy tile_h +
-// tile_h + ay - 1 and bytes fgx tile_wb - ax .. fgx tile_wb + tile_wb + ax - 1 of each (clamped
-// into the frame: row_bytes, height; rows start on 256-byte boundaries). Shared out over the
-// group's work-items: one 32-byte sector each, `sect` per row ((tile_wb + 2 ax + 31) / 32 + 1,
-// or tile_wb / 32 where fgx tile_wb - ax is 32-byte aligned; a compile-time constant, so that
-// the division is a multiply). Nothing off NVIDIA; never changes a result. (One bulk prefetch
-// per row, sm_90's cp.async.bulk.prefetch.L2, measured slower for demosaic: BENCHMARKS.md.)
+// its rows are in L2 when that group starts. The tile: bytes fgx tile_wb .. fgx tile_wb +
+// tile_wb - 1 (tile_wb a multiple of 32: whole 32-byte sectors, rows starting on 256-byte
+// boundaries) of rows fgy tile_h - ay .. fgy tile_h + tile_h + ay - 1, both clamped into the
+// frame (row_bytes, height); the columns left and right of it are the neighbouring groups' own,
+// which the groups beside this one fetch. One sector per prefetch, shared out over the group's
+// work-items (`sect` = tile_wb / 32, a compile-time constant where the caller's is, so that the
+// division is a multiply). Nothing off NVIDIA; never changes a result. (One bulk prefetch per
+// row, sm_90's cp.async.bulk.prefetch.L2, measured slower for demosaic: BENCHMARKS.md.)
 inline void vfx_prefetch_ahead(__global const uchar* src, int pitch, int row_bytes, int height,
-                               int ahead, int tile_wb, int tile_h, int ax, int ay, int sect) {
+                               int ahead, int tile_h, int ay, int sect) {
 #ifdef __NV_CL_C_VERSION
     const int ngx = (int)get_num_groups(0);
     const int lin = (int)get_group_id(1) * ngx + (int)get_group_id(0) + ahead;
-    const int i = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
-    const int rows = tile_h + 2 * ay;
     if (lin >= ngx * (int)get_num_groups(1)) return;
     const int fgy = lin / ngx;
     const int fgx = lin - fgy * ngx;
-    const int x0 = fgx * tile_wb - ax;
-    if (i >= rows * sect) return;
-    const int r = i / sect;
-    const int y = clamp(fgy * tile_h - ay + r, 0, height - 1);
-    const int x = clamp(((x0 >> 5) + i - r * sect) * 32, 0, row_bytes - 1);
-    vfx_prefetch_l2(src + (size_t)y * (size_t)pitch + (size_t)x);
+    const int n = (tile_h + 2 * ay) * sect;
+    const int size = (int)(get_local_size(0) * get_local_size(1));
+    for (int i = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0)); i < n; i += size) {
+        const int r = i / sect;
+        const int y = clamp(fgy * tile_h - ay + r, 0, height - 1);
+        const int x = min((fgx * sect + i - r * sect) * 32, row_bytes - 1);
+        vfx_prefetch_l2(src + (size_t)y * (size_t)pitch + (size_t)x);
+    }
 #else
-    (void)src, (void)pitch, (void)row_bytes, (void)height, (void)ahead, (void)tile_wb;
-    (void)tile_h, (void)ax, (void)ay, (void)sect;
+    (void)src, (void)pitch, (void)row_bytes, (void)height, (void)ahead, (void)tile_h, (void)ay;
+    (void)sect;
 #endif
 }
 

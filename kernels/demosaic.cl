@@ -51,8 +51,16 @@
 #ifndef PRMT
 #define PRMT 0
 #endif
-#if defined(LP) && LP && !defined(LX)
+#if defined(LP) && LP
+#if !defined(LX)
 #error "demosaic: LP needs LX (the work-group width)"
+#endif
+#if !DI
+#error "demosaic: LP is an option of the integer path (DI)"
+#endif
+#if (LX * PX * (WORK16 ? 2 : 1)) % 32
+#error "demosaic: LP needs a work-group row of whole 32-byte sectors (LX PX samples)"
+#endif
 #endif
 #if PRMT && DI != 3
 #error "demosaic: PRMT is an option of DI=3"
@@ -357,8 +365,7 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
     // their 2 + 2 apron rows; the apron columns are its neighbours' own, which the groups
     // beside this one fetch.
     vfx_prefetch_ahead(src, src_pitch, width * (int)sizeof(mono_t), height, LP,
-                       LX * PX * (int)sizeof(mono_t), (int)get_local_size(1) * PY, 0, 2,
-                       LX * PX * (int)sizeof(mono_t) / 32);
+                       (int)get_local_size(1) * PY, 2, LX * PX * (int)sizeof(mono_t) / 32);
 #endif
     const int xa = (int)get_global_id(0) * PX;
     const int y0 = (int)get_global_id(1) * PY;

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Demosaic's candidates with the L2 prefetch (demosaic.cl's LP: the input rows of the work-group
-# D places ahead in launch order fetched into L2) against each other and one without it, by the
-# bench's own timing (rotating buffers, DRAM to DRAM: the tuner's bursts re-read a frame that is
-# partly in L2, which hides what a prefetch into L2 can give), in alternating rounds
-# (scripts/forced-bench.sh), on the GPU machine:
+# D places ahead in launch order fetched into L2) against each other and against the integer
+# path without byte permutes or prefetch (the byte-permute kernel without the prefetch, which
+# the figures in BENCHMARKS.md were measured against, is no longer a candidate: build commit
+# 3284b9d for it), by the bench's own timing (rotating buffers, DRAM to DRAM: the tuner's
+# bursts re-read a frame that is partly in L2, which hides what a prefetch into L2 can give), in
+# alternating rounds (scripts/forced-bench.sh), on the GPU machine:
 #   source .devpack/env.sh && bash scripts/prefetch-ab.sh [ROUNDS] [KERNELS]
 # KERNELS (default both): mhc, bilinear. Results: $OUT/prefetch-ab.txt and, with every run's
 # output, $OUT/prefetch-ab.tar.gz. (The strip kernels' prefetches it measured once were dropped:
@@ -12,7 +14,7 @@ set -uo pipefail
 final=${OUT:-$PWD/prefetch-out}; mkdir -p "$final"
 rounds=${1:-3}
 kernels=${2:-mhc bilinear}
-work=$(mktemp -d)
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 run() {  # NAME FILTER CASE LABEL...
   local name=$1; shift
   mkdir -p "$work/$name"

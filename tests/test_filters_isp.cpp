@@ -429,6 +429,34 @@ TEST_F(Isp, DemosaicAndMosaicEveryTunedVariant) {
     cl.tuner().force("");
 }
 
+// The candidates that prefetch the rows of the group 1024 places ahead (demosaic.cl's LP) on
+// frames of more than 1024 work-groups in each of their shapes, so that the prefetches are
+// issued (on NVIDIA; elsewhere they are nothing): 4100 x 600 (prefetched tiles inside the frame
+// and at its right edge, clamped to its width) and 3 x 40000 (one group per row of groups).
+TEST_F(Isp, DemosaicPrefetchingVariantsOnFramesOfManyGroups) {
+    ClContext& cl = *test_cl();
+    const std::pair<int, int> sizes[] = {{4100, 600}, {3, 40000}};
+    int prefetching = 0;
+    for (const KernelVariant& v : stencil::demosaic_variants()) {
+        if (v.options.find("-DLP=") == std::string::npos) continue;
+        ++prefetching;
+        cl.tuner().force(v.label());
+        std::mt19937 rng(107);
+        for (bool deep : {false, true})
+            for (auto [w, h] : sizes)
+                for (const char* method : {"mhc", "bilinear"}) {
+                    const Mono in = random_mono(w, h, deep, rng);
+                    const std::string chain =
+                        std::string("demosaic=method=") + method + ":pattern=grbg";
+                    expect_frame(run_filter(cl, chain, of(in)).out,
+                                 of(ref_demosaic(in, "grbg", std::string(method) == "mhc")), 0,
+                                 what(chain, w, h, in.format()) + " " + v.label());
+                }
+    }
+    cl.tuner().force("");
+    EXPECT_GT(prefetching, 0) << "no demosaic candidate prefetches: this test checks nothing";
+}
+
 // Mosaics of 0 and max only, laid out so that each Malvar-He-Cutler filter reaches its largest
 // and its smallest value (the samples under its positive weights at max and under its negative
 // ones at 0, then the reverse) on each of the four Bayer phases: 28/16 max and -12/16 max, far
