@@ -30,7 +30,11 @@ namespace {
 // right after a run of its own with no idle gap, as `vfx bench` and playback run a kernel (frame
 // after frame), not after another candidate and a wait for the device to go idle. Single runs
 // ranked box radius 5's candidates otherwise than the bench did (H100: the one chosen 0.0387 ms
-// in the bench, one the tuner put 3 % behind it 0.0361).
+// in the bench, one the tuner put 3 % behind it 0.0361). The timed run finds much of its frame in
+// L2 (the first run of the burst just read it), where the bench rotates buffers and reads from
+// DRAM: a candidate whose gain is DRAM latency hidden, such as demosaic's prefetch into L2, looks
+// no faster here, so such a technique is built into the candidates instead of offered as one
+// (filters_isp.cpp's demosaic_variants).
 constexpr int kWarmups = 1;
 constexpr int kRounds = 11;
 constexpr int kBurst = 2;
