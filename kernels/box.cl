@@ -497,6 +497,226 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     }
 #undef ST_Y
 }
+#elif defined(SH) && SH
+// Vertical sums first, their horizontal windows across the warp (-DSH=1 -DNS=..; with SW, FM and
+// PRMT: the plain mean; work-group 32 x LY, per_item 4 x NS). A warp's 32 work-items hold 32
+// neighbouring quad columns, of which the middle SH_Q make outputs and the SH_A on each side
+// only feed their neighbours' windows: the host launches ceil(quads / SH_Q) groups across
+// (KernelVariant::group_px), neighbouring groups overlapping by 2 SH_A quads. Each warp walks
+// the NS rows of its segment of the frame (every other segment upwards, as ZZ: the 2R rows two
+// segments share are read by both at about the same time). Per work-item and walk step:
+//  - the vertical window sums of its 4 columns slide one row: the entering row's words in and
+//    the leaving row's out, R | B and G in 16-bit lanes as sw_sums keeps them (one add of three
+//    terms per register; exact, see SW);
+//  - the 2R columns its outputs' horizontal windows reach beyond its own come from the
+//    neighbouring work-items' sums by warp shuffles (PTX shfl.sync on NVIDIA; through __local
+//    with barriers elsewhere), and the 4 windows slide along the row as in sw_sums;
+//  - the outputs are sw_out's value of those exact sums (alpha from the output row's own word):
+//    the same frame as every other candidate.
+// The window's 2R + 1 rows wait in the work-item's own ring in __local (its 16 bytes of each
+// slot: no barrier), so a step reads one quad from global memory, the entering row's, loaded a
+// step ahead; the leaving and output rows' words come from the ring. (Reloading them from
+// global memory instead, two more loads a step that mostly missed L1, left the kernel waiting
+// on L2: H100 4K 0.0363 ms against 0.0325, benchmarks/2026-11-27-h100-s12.)
+#if LX != 32 || !FM || !PRMT || SHARPEN
+#error "box.cl: SH needs LX=32, FM and PRMT (the plain mean)"
+#endif
+#ifndef NS
+#error "box.cl: SH needs NS (rows per warp)"
+#endif
+#define SH_A 2                       // apron quads each side: RADIUS <= 7 reaches 2 at most
+#define SH_Q (32 - 2 * SH_A)         // output quads per warp
+#define SH_RS (32 * LY)              // quads from one ring slot to the next
+#define SH_SLOTS (2 * RADIUS + 1)    // ring slots: the window's rows
+
+#ifdef __NV_CL_C_VERSION
+// Lane lx - d's v (shfl.sync.up: lanes below d get their own) and lane lx + d's v (down: lanes
+// past 31 - d get their own); every lane of the warp takes part.
+inline uint sh_left(uint v, uint d) {
+    uint r;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(d));
+    return r;
+}
+inline uint sh_right(uint v, uint d) {
+    uint r;
+    asm volatile("shfl.sync.down.b32 %0, %1, %2, 31, 0xffffffff;" : "=r"(r) : "r"(v), "r"(d));
+    return r;
+}
+#define SH_LEFT(v, d, k) sh_left((v), (d))
+#define SH_RIGHT(v, d, k) sh_right((v), (d))
+#else
+// Elsewhere the same exchange through __local: ex[(8 ly + k) 32 + lane] holds register k (rb 0..3,
+// g 0..3) of each work-item; the values are read between two barriers (the walk's trip count is
+// the same for every work-item of the group).
+#define SH_LEFT(v, d, k) sh_ex[(8 * ly + (k)) * 32 + max(lx - (int)(d), 0)]
+#define SH_RIGHT(v, d, k) sh_ex[(8 * ly + (k)) * 32 + min(lx + (int)(d), 31)]
+#endif
+
+// Quad `xa` of the row at byte offset `off` (from `src`; `colp` = src + 4 xa): one 16-byte load
+// where the quad lies inside the frame (`xin`), else its pixels clamped to the edge.
+inline quadw_t sh_load(__global const uchar* src, __global const uchar* colp, uint off, int xa,
+                       int width, bool xin) {
+    if (xin) return *(__global const quadw_t*)(colp + off);
+    __global const uint* row = (__global const uint*)(src + off);
+    return (quadw_t)(row[clamp_x(xa, width)], row[clamp_x(xa + 1, width)],
+                     row[clamp_x(xa + 2, width)], row[clamp_x(xa + 3, width)]);
+}
+
+// The vertical sums of 4 columns (rb: R | B, g: G in the low lane) take the words of quad e in
+// and those of quad l out.
+inline void sh_slide(uint* vrb, uint* vg, quadw_t e, quadw_t l) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+        const uint pe = QW_PIX(e, c), pl = QW_PIX(l, c);
+        vrb[c] += (pe & 0x00FF00FFu) - (pl & 0x00FF00FFu);
+        vg[c] += vfx_prmt(pe, 0u, 0x4441u) - vfx_prmt(pl, 0u, 0x4441u);
+    }
+}
+
+// sw_out's word, each sum put under the float's exponent bits by one byte permute (sw_out: a
+// mask and an or, two instructions where the magic is not an operand; the same value).
+inline uint sh_out(uint rb, uint g, uint in) {
+    return vfx_prmt_word(sw_mean_bits(vfx_prmt(rb, 0x4B000000u, 0x7610u)),
+                         sw_mean_bits(vfx_prmt(g, 0x4B000000u, 0x7610u)),
+                         sw_mean_bits(vfx_prmt(rb, 0x4B000000u, 0x7632u)), in);
+}
+
+// The walk of one warp: rows y0 + dir j, j < NS, stored where they lie in first .. last. `xin`:
+// this work-item's quad lies inside the frame's columns; `yin`: every row the walk reads does.
+// The kernel passes constants where they hold for the whole group, so that most walks have no
+// edge code at all (their row offsets step by a pitch). `ring`: this work-item's ring slot 0.
+inline void sh_walk(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
+                    int width, int height, int xa, bool xin, bool yin, bool outputs, int y0,
+                    int dir, int first, int last, __local quadw_t* ring
+#ifndef __NV_CL_C_VERSION
+                    , __local uint* sh_ex, int lx, int ly
+#endif
+) {
+    __global const uchar* colp = src + 4 * (long)xa;
+    // Byte offset of row y (clamped to the frame): RGBA8 frames are below 2^31 bytes.
+#define SH_OFF(y) ((uint)clamp_y((y), height) * (uint)src_pitch)
+    // The window before step 0 (rows y0 - dir (R + 1) .. y0 + dir (R - 1)) into the sums and the
+    // ring, slot i the i-th row. Step j then takes row y + dir R in and row y - dir (R + 1), the
+    // one 2R + 1 rows before it, out (y = y0 + dir j) and makes row y.
+    uint vrb[4] = {0u, 0u, 0u, 0u}, vg[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int i = 0; i < SH_SLOTS; ++i) {
+        const quadw_t w = sh_load(src, colp, SH_OFF(y0 + dir * (i - RADIUS - 1)), xa, width, xin);
+        sh_slide(vrb, vg, w, (quadw_t)(0u));
+        ring[i * SH_RS] = w;
+    }
+    // Slot s: step j's leaving row, then its entering one; slot cs: its output row (which came
+    // in R + 1 rows after the leaving one).
+    int s = 0, cs = RADIUS + 1;
+    // The entering row's offset and words, a step ahead.
+    uint oe = SH_OFF(y0 + dir * RADIUS);
+    quadw_t e = sh_load(src, colp, oe, xa, width, xin);
+    const uint step = (uint)(dir * src_pitch);  // from a row's offset to the next step's
+    for (int j = 0; j < NS; ++j) {
+        const int y = y0 + dir * j;
+        const quadw_t l = ring[s * SH_RS];
+        ring[s * SH_RS] = e;
+        const quadw_t c = ring[cs * SH_RS];
+        s = s == SH_SLOTS - 1 ? 0 : s + 1;
+        cs = cs == SH_SLOTS - 1 ? 0 : cs + 1;
+        sh_slide(vrb, vg, e, l);  // the window of row y
+        if (j + 1 < NS) oe = yin ? oe + step : SH_OFF(y + dir * (RADIUS + 1));
+        e = sh_load(src, colp, oe, xa, width, xin);  // (past the walk: this step's row again)
+#ifndef __NV_CL_C_VERSION
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            sh_ex[(8 * ly + k) * 32 + lx] = vrb[k];
+            sh_ex[(8 * ly + 4 + k) * 32 + lx] = vg[k];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+        // Column xa - R + i of the row in crb[i], cg[i], i = 0 .. 2R + 3.
+        uint crb[SW_NP], cg[SW_NP];
+#pragma unroll
+        for (int i = 0; i < SW_NP; ++i) {
+            const int k = i - RADIUS;  // column from xa: -R .. 3 + R
+            if (k < -4) {
+                crb[i] = SH_LEFT(vrb[k + 8], 2u, k + 8);
+                cg[i] = SH_LEFT(vg[k + 8], 2u, 4 + k + 8);
+            } else if (k < 0) {
+                crb[i] = SH_LEFT(vrb[k + 4], 1u, k + 4);
+                cg[i] = SH_LEFT(vg[k + 4], 1u, 4 + k + 4);
+            } else if (k < 4) {
+                crb[i] = vrb[k];
+                cg[i] = vg[k];
+            } else if (k < 8) {
+                crb[i] = SH_RIGHT(vrb[k - 4], 1u, k - 4);
+                cg[i] = SH_RIGHT(vg[k - 4], 1u, 4 + k - 4);
+            } else {
+                crb[i] = SH_RIGHT(vrb[k - 8], 2u, k - 8);
+                cg[i] = SH_RIGHT(vg[k - 8], 2u, 4 + k - 8);
+            }
+        }
+#ifndef __NV_CL_C_VERSION
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+        uint wrb = 0u, wg = 0u;
+#pragma unroll
+        for (int i = 0; i < SW_W; ++i) {
+            wrb += crb[i];
+            wg += cg[i];
+        }
+        uint o[4];
+        o[0] = sh_out(wrb, wg, QW_PIX(c, 0));
+#pragma unroll
+        for (int k = 1; k < 4; ++k) {
+            wrb += crb[k + 2 * RADIUS] - crb[k - 1];
+            wg += cg[k + 2 * RADIUS] - cg[k - 1];
+            o[k] = sh_out(wrb, wg, QW_PIX(c, k));
+        }
+        if (outputs && y >= first && y <= last) {
+            const quadw_t q = (quadw_t)(o[0], o[1], o[2], o[3]);
+            if (xin)
+                *(__global quadw_t*)(dst + 4 * (long)xa + (size_t)y * (size_t)dst_pitch) = q;
+            else
+                store_quadw(dst, dst_pitch, xa, y, width, q);
+        }
+    }
+#undef SH_OFF
+}
+
+__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void box_strip(
+    __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
+    int height) {
+    __local quadw_t sh_ring[SH_SLOTS * SH_RS];
+    const int lx = (int)get_local_id(0);
+    const int ly = (int)get_local_id(1);
+#ifndef __NV_CL_C_VERSION
+    __local uint sh_ex[8 * LY * 32];
+#define SH_EX , sh_ring + ly * 32 + lx, sh_ex, lx, ly
+#else
+#define SH_EX , sh_ring + ly * 32 + lx
+#endif
+    const int q0 = (int)get_group_id(0) * SH_Q - SH_A;  // the group's first quad
+    const int xa = 4 * (q0 + lx);                        // this work-item's quad
+    const bool outputs = lx >= SH_A && lx < 32 - SH_A && xa < width;
+    const int seg = (int)get_group_id(1) * LY + ly;  // this warp's NS rows from seg NS
+    const int first = seg * NS;
+#ifdef __NV_CL_C_VERSION
+    if (first >= height) return;  // the whole warp (no barriers here)
+#endif
+    // Walk step j makes row y0 + dir j; rows past the segment or the frame are not stored.
+    const int dir = (seg & 1) ? -1 : 1;
+    const int last = min(first + NS, height) - 1;
+    const int y0 = dir > 0 ? first : last;
+    // Every row the group's walks read (R + 1 above its first row to R + 1 below its last) in the
+    // frame, and all its quads in the frame's columns: no edge, the common walk. (A condition of
+    // the whole group: off NVIDIA the walk holds barriers.)
+    const int gy0 = (int)get_group_id(1) * LY * NS;
+    if (q0 >= 0 && 4 * (q0 + 32) <= width && gy0 >= RADIUS + 1 &&
+        gy0 + LY * NS + RADIUS + 1 <= height)
+        sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, true, true, outputs, y0, dir,
+                first, last SH_EX);
+    else
+        sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xa >= 0 && xa + 3 < width,
+                false, outputs, y0, dir, first, last SH_EX);
+#undef SH_EX
+}
 #else
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,

@@ -41,6 +41,18 @@ KernelVariant box_sw(const std::string& extra, size_t lx, size_t ly, uint32_t py
             {4, py},
             box_sw_applies};
 }
+// A candidate of box.cl's shuffled walk (SH, the plain mean): warps of 32 quad columns, LY of
+// them per group, each walking NS rows; a group makes 28 quads across (2 on each side feed only
+// their neighbours' windows).
+KernelVariant box_sh(size_t ly, uint32_t ns) {
+    KernelVariant v{
+        fmt::format("-DSW=1 -DSH=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=32 -DLY={} -DNS={}", ly, ns),
+        {32, ly},
+        {4, ns},
+        box_sw_applies};
+    v.group_px = {4 * 28, 0};
+    return v;
+}
 // A candidate of box.cl's streaming strips (ST, the plain mean): LX x LY work-items, chunks of
 // LY PY rows, NCH chunks per strip.
 KernelVariant box_st(size_t lx, size_t ly, uint32_t py, uint32_t nch, const char* extra = "") {
@@ -133,11 +145,28 @@ std::vector<KernelVariant> box_variants() {
             // PY 3, 32x4 and 32x16: 0.040-0.044; benchmarks/2026-11-26-h100-s5/experiments).
             box_st(32, 8, 2, 8, " -DUT=1"),
             box_st(32, 8, 2, 4, " -DUT=1"),
-            box_st(64, 4, 2, 8, " -DUT=1")};
+            box_st(64, 4, 2, 8, " -DUT=1"),
+            // Vertical sums first, their horizontal windows from the neighbouring work-items by
+            // warp shuffles (box.cl's SH): no shared ring of sums, no barriers on NVIDIA, one
+            // global load per quad and row. Radius 5, H100 4K, bench p50 in three alternating
+            // rounds: 32x4 NS 18 0.0324-0.0325 ms (81 % of the copy) against 0.0353-0.0355 for
+            // the best streaming strips above; 32x8 0.0330-0.0333; NS 16, 20, 24 and 32 slower
+            // in the tuner (the grid fills one wave at NS 18); the window's rows loaded again
+            // from global memory instead of kept in the work-item's ring 0.0362-0.0366
+            // (benchmarks/2026-11-27-h100-s12/experiments/2-box-shuffled-walk).
+            box_sh(4, 18),
+            box_sh(8, 18),
+            box_sh(2, 18),
+            box_sh(4, 20)};
 }
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
     if (build_option(v.options, "SW") != 1) return 0;
+    // SH: no ring; off NVIDIA its exchange of 8 words per work-item through __local.
+    // SH: each work-item's ring of the window's rows (off NVIDIA also 8 words of exchange per
+    // work-item, which a CPU device's large __local memory holds).
+    if (build_option(v.options, "SH") == 1)
+        return (2 * static_cast<size_t>(radius) + 1) * sizeof(cl_uint4) * v.local[0] * v.local[1];
     if (build_option(v.options, "ST") == 1) {
         // The group's ring: LY PY + 2R rows of LX quads' rb sums (uint4), G sums (16-bit lanes
         // of a uint2) and alpha bytes (uint).

@@ -465,8 +465,12 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
         const KernelVariant& v = variants_[b.candidates[t]];
         cl_kernel k = b.kernels[t].get();
         set_args(k, v.local);
-        return enqueue_2d(queue, k, (width + v.per_item[0] - 1) / v.per_item[0],
-                          (height + v.per_item[1] - 1) / v.per_item[1], v.local, after);
+        // Work-items along each axis: ceil(size / per_item), or whole groups of group_px.
+        auto items = [&](uint32_t size, int a) -> size_t {
+            if (v.group_px[a] != 0) return (size + v.group_px[a] - 1) / v.group_px[a] * v.local[a];
+            return (size + v.per_item[a] - 1) / v.per_item[a];
+        };
+        return enqueue_2d(queue, k, items(width, 0), items(height, 1), v.local, after);
     };
     const std::string size = fmt::format("{}x{}", width, height);
     auto c = b.choice.find(size);

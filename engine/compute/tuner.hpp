@@ -117,6 +117,10 @@ struct KernelVariant {
     // Whether the candidate is offered for a build with these common options (e.g. only for
     // RGBA8, or up to some radius); null: for every build. Not part of the label.
     std::function<bool(const std::string& options)> applies;
+    // Pixels one work-group makes along x, y where that is less than local x per_item (its edge
+    // work-items only feed their neighbours); 0: local x per_item. The launch covers the frame
+    // with ceil(width / group_px.x) groups across.
+    std::array<uint32_t, 2> group_px{0, 0};
     std::string label() const;  // "-DPX=4 16x16"
 };
 
