@@ -354,6 +354,9 @@ inline quadw_t sw_alpha_quad(uint a) { return (uint4)(a << 24, a << 16, a << 8, 
 #define SW_IN(cs, y) load_quadw(src, src_pitch, xa, (y), width)
 #endif
 #if defined(ST) && ST
+#if defined(SH) && SH
+#error "box.cl: ST and SH are two different kernels"
+#endif
 // Streaming strips (-DST=1 -DNCH=..; with SW, RG, CR=2 and ZZ, the plain mean; work-group
 // LX x LY, per_item 4 x PY NCH): the group walks down a strip LX quads wide and LY PY NCH rows
 // tall in NCH chunks of ST_CH = LY PY output rows, the horizontal window sums of the rows in a
@@ -521,8 +524,11 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void box_strip(
 #if LX != 32 || !FM || !PRMT || SHARPEN
 #error "box.cl: SH needs LX=32, FM and PRMT (the plain mean)"
 #endif
-#ifndef NS
-#error "box.cl: SH needs NS (rows per warp)"
+#if RG || CR || PL || ZZ
+#error "box.cl: RG, CR, PL and ZZ are options of the SW walk and the strips, not of SH"
+#endif
+#if !defined(NS) || NS < 2
+#error "box.cl: SH needs NS >= 2 (rows per warp)"
 #endif
 #define SH_A 2                       // apron quads each side: RADIUS <= 7 reaches 2 at most
 #define SH_Q (32 - 2 * SH_A)         // output quads per warp
@@ -593,7 +599,9 @@ inline void sh_walk(__global const uchar* src, int src_pitch, __global uchar* ds
 #endif
 ) {
     __global const uchar* colp = src + 4 * (long)xa;
-    // Byte offset of row y (clamped to the frame): RGBA8 frames are below 2^31 bytes.
+    // Byte offset of row y (clamped to the frame), in 32 bits: an RGBA8 frame is below 2^32
+    // bytes (the bench's sizes are at most 16384 x 16384, 2^30 bytes; FFmpeg, whose decoders and
+    // devices make every frame, keeps (w + 128)(h + 128) below 2^28 in av_image_check_size).
 #define SH_OFF(y) ((uint)clamp_y((y), height) * (uint)src_pitch)
     // The window before step 0 (rows y0 - dir (R + 1) .. y0 + dir (R - 1)) into the sums and the
     // ring, slot i the i-th row. Step j then takes row y + dir R in and row y - dir (R + 1), the
@@ -708,13 +716,23 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void box_strip(
     // frame, and all its quads in the frame's columns: no edge, the common walk. (A condition of
     // the whole group: off NVIDIA the walk holds barriers.)
     const int gy0 = (int)get_group_id(1) * LY * NS;
-    if (q0 >= 0 && 4 * (q0 + 32) <= width && gy0 >= RADIUS + 1 &&
-        gy0 + LY * NS + RADIUS + 1 <= height)
+    const bool edge_free = q0 >= 0 && 4 * (q0 + 32) <= width && gy0 >= RADIUS + 1 &&
+                           gy0 + LY * NS + RADIUS + 1 <= height;
+    const bool xin = xa >= 0 && xa + 3 < width;  // (true for every work-item of such a group)
+#ifdef __NV_CL_C_VERSION
+    // Two instances of the walk, one without any edge code (no barriers in it here).
+    if (edge_free)
         sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, true, true, outputs, y0, dir,
                 first, last SH_EX);
     else
-        sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xa >= 0 && xa + 3 < width,
-                false, outputs, y0, dir, first, last SH_EX);
+        sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xin, false, outputs, y0, dir,
+                first, last SH_EX);
+#else
+    // One call: the walk holds barriers here (PoCL lost every output of a build with NS = 1 when
+    // both arms of a group-uniform branch called it).
+    sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xin, edge_free, outputs, y0, dir,
+            first, last SH_EX);
+#endif
 #undef SH_EX
 }
 #else

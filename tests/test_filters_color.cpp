@@ -327,6 +327,9 @@ TEST_F(ColorFilters, BoxEveryTunedVariant) {
             same.check("box=radius=7", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
             same.check("box=radius=3", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
             same.check("box=radius=4", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
+            // 2 and 6 on RGBA8: box.cl's SH reaches its neighbours 1 and 2 work-items away.
+            same.check("box=radius=2", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
+            same.check("box=radius=6", w, h, WorkFormat::rgba8, ++seed, v.label(), 0);
         }
         // A frame with whole work-groups inside it and partial ones at its right and bottom
         // edges (32x4 work-items of 4 x 32 pixels: 128 x 128 pixels a group): blocks walking
@@ -336,7 +339,9 @@ TEST_F(ColorFilters, BoxEveryTunedVariant) {
                        v.label(), 0);
         // Tall enough for groups of 8 walks of 18 rows with whole groups above and below them
         // (box.cl's SH takes its edge-free walk there).
-        same.check("box=radius=5", 250, 620, WorkFormat::rgba8, ++seed, v.label(), 0);
+        for (int r : {1, 3, 5, 7})
+            same.check("box=radius=" + std::to_string(r), 250, 620, WorkFormat::rgba8, ++seed,
+                       v.label(), 0);
         // A white frame at radius 7: every 16-bit lane at its largest sum (225 * 255).
         Image full{37, 21, WorkFormat::rgba8, {}};
         full.px.assign(size_t{37} * 21 * 4, 255);

@@ -150,10 +150,11 @@ std::vector<KernelVariant> box_variants() {
             // warp shuffles (box.cl's SH): no shared ring of sums, no barriers on NVIDIA, one
             // global load per quad and row. Radius 5, H100 4K, bench p50 in three alternating
             // rounds: 32x4 NS 18 0.0324-0.0325 ms (81 % of the copy) against 0.0353-0.0355 for
-            // the best streaming strips above; 32x8 0.0330-0.0333; NS 16, 20, 24 and 32 slower
-            // in the tuner (the grid fills one wave at NS 18); the window's rows loaded again
-            // from global memory instead of kept in the work-item's ring 0.0362-0.0366
-            // (benchmarks/2026-11-27-h100-s12/experiments/2-box-shuffled-walk).
+            // the best streaming strips above; 32x8 0.0330-0.0333 (at radius 5 its ring and
+            // exchange, as box_ring_bytes counts them, pass 48 KB: offered where they fit); NS 16,
+            // 20, 24 and 32 slower in the tuner (the grid fills one wave at NS 18); the window's
+            // rows loaded again from global memory instead of kept in the work-item's ring
+            // 0.0362-0.0366 (benchmarks/2026-11-27-h100-s12/experiments/2-box-shuffled-walk).
             box_sh(4, 18),
             box_sh(8, 18),
             box_sh(2, 18),
@@ -162,11 +163,11 @@ std::vector<KernelVariant> box_variants() {
 
 size_t box_ring_bytes(const KernelVariant& v, int radius) {
     if (build_option(v.options, "SW") != 1) return 0;
-    // SH: no ring; off NVIDIA its exchange of 8 words per work-item through __local.
-    // SH: each work-item's ring of the window's rows (off NVIDIA also 8 words of exchange per
-    // work-item, which a CPU device's large __local memory holds).
+    // SH: each work-item's ring of the window's rows and (off NVIDIA; counted everywhere, since
+    // the device is not known here) its 8 words of exchange.
     if (build_option(v.options, "SH") == 1)
-        return (2 * static_cast<size_t>(radius) + 1) * sizeof(cl_uint4) * v.local[0] * v.local[1];
+        return ((2 * static_cast<size_t>(radius) + 1) * sizeof(cl_uint4) + 8 * sizeof(cl_uint)) *
+               v.local[0] * v.local[1];
     if (build_option(v.options, "ST") == 1) {
         // The group's ring: LY PY + 2R rows of LX quads' rb sums (uint4), G sums (16-bit lanes
         // of a uint2) and alpha bytes (uint).

@@ -107,7 +107,8 @@ private:
 // work-group shape and the pixels one work-item covers along x and y. enqueue() builds the
 // candidates for the frame's options on first use, lets the tuner choose one per (options,
 // frame size), and launches it over ceil(width / per_item.x) x ceil(height / per_item.y)
-// work-items rounded up to whole work-groups. Candidates whose shape the kernel cannot take
+// work-items rounded up to whole work-groups (or, where a candidate sets group_px, over
+// ceil(width / group_px.x) groups across). Candidates whose shape the kernel cannot take
 // (CL_KERNEL_WORK_GROUP_SIZE) or whose local memory does not fit are dropped before measuring.
 // Not thread-safe: one instance per filter (kernel objects are not shared across threads).
 struct KernelVariant {
