@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <set>
 #include <string>
 
 #include "compute/chain.hpp"
@@ -182,6 +183,8 @@ public:
     void check(const std::string& chain, int w, int h, WorkFormat f, uint32_t seed,
                const std::string& label, int tol = 1) {
         Image got = ::vfx::test::check(chain, w, h, f, seed, tol);
+        for (const auto& [kernel, chosen] : test_cl()->tuner().choices())
+            if (chosen == label) ran_.insert(label);
         const std::string key = describe(chain, got) + " seed " + std::to_string(seed);
         if (auto it = first_.find(key); it != first_.end())
             EXPECT_EQ(got.px, it->second.px) << key << ": " << label << " differs from the first";
@@ -189,8 +192,14 @@ public:
             first_.emplace(key, std::move(got));
     }
 
+    // Whether candidate `label` (forced) was what ran in any check so far: a forced candidate
+    // that does not fit the device or applies to no case runs nowhere, and its checks test
+    // another one.
+    bool ran(const std::string& label) const { return ran_.count(label) != 0; }
+
 private:
     std::map<std::string, Image> first_;
+    std::set<std::string> ran_;
 };
 
 constexpr WorkFormat kFormats[] = {WorkFormat::rgba8, WorkFormat::rgba16};
@@ -347,6 +356,7 @@ TEST_F(ColorFilters, BoxEveryTunedVariant) {
         full.px.assign(size_t{37} * 21 * 4, 255);
         std::string where;
         EXPECT_EQ(max_diff(run_filter(cl, "box=radius=7", full), full, 0, 3, &where), 0) << where;
+        EXPECT_TRUE(same.ran(v.label())) << v.label() << " ran in none of the checks";
     }
     cl.tuner().force("");
 }
@@ -412,6 +422,7 @@ TEST_F(ColorFilters, SharpenSobelEveryTunedVariant) {
         // The amount's extremes: saturation at both ends everywhere, and none at all.
         same.check("sharpen=radius=1:amount=5", 67, 29, WorkFormat::rgba8, ++seed, v.label());
         same.check("sharpen=radius=2:amount=0", 67, 29, WorkFormat::rgba8, ++seed, v.label());
+        EXPECT_TRUE(same.ran(v.label())) << v.label() << " ran in none of the checks";
     }
     for (const KernelVariant& v : stencil::sobel_variants()) {
         cl.tuner().force(v.label());

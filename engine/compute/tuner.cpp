@@ -97,6 +97,7 @@ void Tuner::set_mode(TuneMode m) {
 void Tuner::force(std::string label) {
     std::lock_guard lock(mutex_);
     forced_ = std::move(label);
+    chosen_.clear();  // what was chosen under the last forcing is no choice of this run
     ++generation_;
 }
 
@@ -176,7 +177,10 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
         return std::nullopt;
     };
     if (!forced_.empty())
-        if (auto i = index_of(forced_)) return *i;
+        if (auto i = index_of(forced_)) {
+            chosen_[key] = forced_;  // (choices() shows what ran; the cache keeps measurements)
+            return *i;
+        }
     if (mode_ == TuneMode::fixed || labels.size() == 1) return 0;
     if (auto it = chosen_.find(key); it != chosen_.end())
         if (auto i = index_of(it->second)) return *i;

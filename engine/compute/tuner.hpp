@@ -53,7 +53,8 @@ public:
     void set_mode(TuneMode m);
     TuneMode mode() const { return mode_; }
     // Wherever a candidate with exactly this label is offered, it is chosen without
-    // measurement (tests of each variant). Empty: no forcing.
+    // measurement (tests of each variant), and choices() shows it. Empty: no forcing. Either
+    // way this run's earlier choices are forgotten.
     void force(std::string label);
 
     // Candidates whose median after the first rounds is more than `ratio` times the best
