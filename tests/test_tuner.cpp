@@ -134,6 +134,26 @@ TEST(Tuner, CandidatesFarBehindLeaveTheRoundsEarly) {
     EXPECT_THROW(tuner.set_prune_ratio(0.5), std::invalid_argument);
 }
 
+// The tuner's measuring runs follow a write over a buffer larger than the device's caches on a
+// GPU (so that they read their frame from DRAM, as the bench's do); on a CPU device nothing is
+// enqueued. Either way the caller's data is untouched and the queue goes on.
+TEST(Tuner, CacheEvictionOnlyOnGpusAndLeavesDataAlone) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    std::vector<uint8_t> data(4096);
+    for (size_t i = 0; i < data.size(); ++i)
+        data[i] = static_cast<uint8_t>(i * 7 + 3);
+    ClMem buf = cl.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size(), data.data());
+    const bool gpu = (cl.info().type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
+    EXPECT_EQ(cl.evict_caches(cl.queue()), gpu);
+    EXPECT_EQ(cl.evict_caches(cl.queue()), gpu);  // the scratch is made once and reused
+    std::vector<uint8_t> back(data.size());
+    ASSERT_EQ(clEnqueueReadBuffer(cl.queue(), buf.get(), CL_TRUE, 0, back.size(), back.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(back, data);
+}
+
 TEST(Tuner, BrokenOrForeignCacheIsIgnored) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();

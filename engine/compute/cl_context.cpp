@@ -150,6 +150,7 @@ std::vector<ClDeviceInfo> list_cl_devices() {
             info.host_unified_memory = device_value<cl_bool>(d, CL_DEVICE_HOST_UNIFIED_MEMORY) != 0;
             info.global_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
             info.local_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+            info.global_cache_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
             info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
             info.max_work_group = device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
             info.correctly_rounded_divide_sqrt =
@@ -210,6 +211,24 @@ ClMem ClContext::buffer(cl_mem_flags flags, size_t size, void* host) const {
     ClMem m(clCreateBuffer(context(), flags, size, host, &err));
     VFX_CL_ERR(err, "clCreateBuffer");
     return m;
+}
+
+bool ClContext::evict_caches(cl_command_queue queue, std::span<const cl_event> wait) {
+    if ((info_.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) == 0) return false;
+    const uint64_t want = std::max<uint64_t>(2 * info_.global_cache_bytes, uint64_t{128} << 20);
+    const size_t bytes =
+        static_cast<size_t>(std::min(want, info_.global_mem_bytes / 8)) & ~size_t{63};
+    cl_mem scratch = nullptr;
+    {
+        std::lock_guard lock(scratch_mutex_);
+        if (!scratch_) scratch_ = buffer(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS, bytes);
+        scratch = scratch_.get();
+    }
+    const cl_uint pattern = 0;
+    VFX_CL(clEnqueueFillBuffer(queue, scratch, &pattern, sizeof pattern, 0, bytes,
+                               static_cast<cl_uint>(wait.size()),
+                               wait.empty() ? nullptr : wait.data(), nullptr));
+    return true;
 }
 
 void ClContext::add_source(const std::string& name, std::string text) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -28,7 +29,8 @@ struct ClDeviceInfo {
     std::string extensions;    // space separated
     bool host_unified_memory = false;
     uint64_t global_mem_bytes = 0;
-    uint64_t local_mem_bytes = 0;  // CL_DEVICE_LOCAL_MEM_SIZE
+    uint64_t local_mem_bytes = 0;     // CL_DEVICE_LOCAL_MEM_SIZE
+    uint64_t global_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (what the driver says)
     uint32_t compute_units = 0;
     size_t max_work_group = 0;
     // NVIDIA's compute capability as major * 10 + minor (cl_nv_device_attribute_query; 90 on
@@ -89,6 +91,15 @@ public:
     ClQueue make_queue(cl_command_queue_properties props = 0) const;
     // clCreateBuffer; throws GpuError on failure.
     ClMem buffer(cl_mem_flags flags, size_t size, void* host = nullptr) const;
+
+    // Enqueues on `queue`, after `wait`, a write over a scratch buffer larger than the device's
+    // caches, so that the next command finds none of its data in them (the tuner's measuring
+    // runs: compute/tuner.hpp). On a GPU, whose last-level cache (50 MB on an H100) holds much
+    // of a frame, the write covers max(2 x CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, 128 MB), at most an
+    // eighth of the device's memory; the scratch is allocated on first use and kept. Elsewhere
+    // (a CPU device, whose caches a frame overflows anyway) it enqueues nothing and returns
+    // false. Thread-safe.
+    bool evict_caches(cl_command_queue queue, std::span<const cl_event> wait = {});
 
     // The auto-tuner (compute/tuner.hpp), its disk cache keyed by this device. Its mode starts
     // from $VFX_TUNE ("cached", "retune" or "fixed"; default cached).
@@ -162,6 +173,8 @@ private:
     uint64_t generation_ = 0;                     // bumped by every successful reload()
     std::vector<ClProgram> retired_;              // replaced by reload(), kept valid
     std::mutex reload_mutex_;                     // one reload() at a time
+    std::mutex scratch_mutex_;                    // guards scratch_
+    ClMem scratch_;                               // evict_caches()'s, made on first use
 };
 
 // Milliseconds between two profiling points of a completed event (CL_PROFILING_COMMAND_*).

@@ -103,8 +103,9 @@ std::vector<KernelVariant> demosaic_variants() {
             // where a frame comes from DRAM, as in the bench (H100 4K, scripts/prefetch-ab.sh,
             // benchmarks/2026-11-27-h100-s11: MHC 0.0233-0.0236 -> 0.0214-0.0215 ms, bilinear
             // 0.0199-0.0201 -> 0.0188-0.0192; LP 2048 and 16x16 between), and costs nothing
-            // measurable where the frame is in L2, as in the tuner's bursts, which therefore
-            // cannot see it (it kept the form without it in one of two tuning runs).
+            // measurable where the frame is in L2, as it was in the tuner's bursts before they
+            // evicted the caches (compute/tuner.cpp), which kept the form without it in one of
+            // two tuning runs.
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
             {"-DPY=4 -DDI=3 -DPRMT=1 -DLX=32 -DLP=1024", {32, 4}, {4, 4}}};

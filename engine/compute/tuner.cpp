@@ -30,11 +30,13 @@ namespace {
 // right after a run of its own with no idle gap, as `vfx bench` and playback run a kernel (frame
 // after frame), not after another candidate and a wait for the device to go idle. Single runs
 // ranked box radius 5's candidates otherwise than the bench did (H100: the one chosen 0.0387 ms
-// in the bench, one the tuner put 3 % behind it 0.0361). The timed run finds much of its frame in
-// L2 (the first run of the burst just read it), where the bench rotates buffers and reads from
-// DRAM: a candidate whose gain is DRAM latency hidden, such as demosaic's prefetch into L2, looks
-// no faster here, so such a technique is built into the candidates instead of offered as one
-// (filters_isp.cpp's demosaic_variants).
+// in the bench, one the tuner put 3 % behind it 0.0361). TunedKernel's runs each come after a
+// write over a buffer larger than the device's caches (ClContext::evict_caches), so that a run
+// reads its frame from DRAM as the bench's rotating buffers make it do; without it the timed run
+// found much of its frame in L2, where the first run of its burst had just left it, and ranked
+// candidates otherwise than the bench (the H200 of 2026-11-26 took unsharp's strips of 7 steps,
+// 0.0318 ms in the bench; a candidate whose gain is DRAM latency hidden, such as demosaic's
+// prefetch into L2, looked no faster).
 constexpr int kWarmups = 1;
 constexpr int kRounds = 11;
 constexpr int kBurst = 2;
@@ -481,7 +483,11 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
     if (c == b.choice.end()) {
         // Only what is needed is compiled: every candidate when the tuner is going to measure,
         // else (a cached, fixed or forced choice) just the chosen one.
-        const std::function<ClEvent(size_t)> run = [&](size_t t) { return launch(t, wait); };
+        // Each measuring run reads its frame from DRAM, as the bench's do (top of this file).
+        const std::function<ClEvent(size_t)> run = [&](size_t t) {
+            cl.evict_caches(queue, wait);
+            return launch(t, wait);
+        };
         c = b.choice.emplace(size, *resolve(cl, b, size, &run)).first;
     }
     last_ = &variants_[b.candidates[c->second]];

@@ -64,7 +64,8 @@ public:
     void set_prune_ratio(std::optional<double> ratio);
 
     // Chooses among `labels` for `key`. run(i) must enqueue candidate i once (its arguments
-    // set) on a profiling queue and return the command's event; it is called only while
+    // set) on a profiling queue and return the command's event (TunedKernel's runs put a cache
+    // eviction before it: ClContext::evict_caches); it is called only while
     // measuring: a warm-up burst of 2 runs back to back per candidate, then 11 rounds of one
     // such burst of every candidate, every second run timed; after 3 rounds, candidates far
     // behind the best (set_prune_ratio) leave the rounds; the lowest median wins.
