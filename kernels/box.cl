@@ -716,22 +716,26 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void box_strip(
     // frame, and all its quads in the frame's columns: no edge, the common walk. (A condition of
     // the whole group: off NVIDIA the walk holds barriers.)
     const int gy0 = (int)get_group_id(1) * LY * NS;
-    const bool edge_free = q0 >= 0 && 4 * (q0 + 32) <= width && gy0 >= RADIUS + 1 &&
-                           gy0 + LY * NS + RADIUS + 1 <= height;
-    const bool xin = xa >= 0 && xa + 3 < width;  // (true for every work-item of such a group)
 #ifdef __NV_CL_C_VERSION
-    // Two instances of the walk, one without any edge code (no barriers in it here).
-    if (edge_free)
+    // Two instances of the walk, one without any edge code (no barriers in it here). The
+    // condition and the edge walk's column test stay written inside the branch: computed before
+    // it as two bools, the same SASS instructions came out in another schedule with 56 registers
+    // instead of 64, and radius 5 at 4K took 0.0346-0.0348 against 0.0323-0.0325 ms on the H100
+    // (benchmarks/2026-11-27-h100-s13/experiments/2-box-sh-review-regression).
+    if (q0 >= 0 && 4 * (q0 + 32) <= width && gy0 >= RADIUS + 1 &&
+        gy0 + LY * NS + RADIUS + 1 <= height)
         sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, true, true, outputs, y0, dir,
                 first, last SH_EX);
     else
-        sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xin, false, outputs, y0, dir,
-                first, last SH_EX);
+        sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xa >= 0 && xa + 3 < width,
+                false, outputs, y0, dir, first, last SH_EX);
 #else
     // One call: the walk holds barriers here (PoCL lost every output of a build with NS = 1 when
     // both arms of a group-uniform branch called it).
-    sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xin, edge_free, outputs, y0, dir,
-            first, last SH_EX);
+    const bool edge_free = q0 >= 0 && 4 * (q0 + 32) <= width && gy0 >= RADIUS + 1 &&
+                           gy0 + LY * NS + RADIUS + 1 <= height;
+    sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, xa >= 0 && xa + 3 < width,
+            edge_free, outputs, y0, dir, first, last SH_EX);
 #endif
 #undef SH_EX
 }
