@@ -7,8 +7,8 @@
 # .devpack/bin/test_compute is packed, and registers and spills of this build's programs for
 # the filters (ptxas -v on their PTX).
 #   source .devpack/env.sh && bash scripts/ab-session.sh FILTERS [ROUNDS] [GTEST_FILTER]
-# Results under $OUT: ab.txt (every round's table of both builds), tuned-*.txt (the tuner's
-# per-candidate times), tests.txt, ptxas.txt.
+# Results under $OUT: ab.txt (every round's 4K rows of both builds) and ab.tar.gz (the benches'
+# output and the tuner's per-candidate times) from scripts/tuner-ab.sh, tests.txt, ptxas.txt.
 set -uo pipefail
 out=${OUT:-$PWD/ab-out}; mkdir -p "$out"
 filters=${1:?usage: ab-session.sh FILTERS [ROUNDS] [GTEST_FILTER]}
@@ -37,14 +37,7 @@ for b in "$work"/bin/*.bin; do
   ptxas -arch="$arch" -v "$work/p.ptx" -o /dev/null 2>&1 | grep -E 'entry|registers|spill'
 done > "$out/ptxas.txt"
 
-for r in $(seq 1 "$rounds"); do
-  for build in base new; do
-    bin=.devpack/bin/vfx; [ "$build" = base ] && bin=.devpack/bin/vfx-base
-    [ -x "$bin" ] || continue
-    echo "== round $r, $build" >> "$out/ab.txt"
-    VFX_CACHE_DIR=$work/cache-$build-$r "$bin" bench --size 3840x2160 --retune --filters "$filters" \
-      --log-level debug >> "$out/ab.txt" 2> "$work/log"
-    grep "tuned " "$work/log" > "$out/tuned-$build-$r.txt"
-  done
-done
+# The A/B itself: scripts/tuner-ab.sh, base first in each round (a missing base is skipped).
+builds=(vfx); [ -x .devpack/bin/vfx-base ] && builds=(vfx-base vfx)
+OUT="$out" bash scripts/tuner-ab.sh "$rounds" 3840x2160 "$filters" "${builds[@]}" > /dev/null
 cat "$out/ab.txt"

@@ -12,6 +12,7 @@ rounds=${1:?usage: tuner-ab.sh ROUNDS SIZE FILTERS BIN...}; size=${2:?}; filters
 shift 3
 sel=(--filters "$filters"); [ "$filters" = all ] && sel=()
 work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 for r in $(seq 1 "$rounds"); do
   for b in "$@"; do
     d=$work/$r-$b; mkdir -p "$d"
