@@ -721,7 +721,8 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void box_strip(
     // condition and the edge walk's column test stay written inside the branch: computed before
     // it as two bools, the same SASS instructions came out in another schedule with 56 registers
     // instead of 64, and radius 5 at 4K took 0.0346-0.0348 against 0.0323-0.0325 ms on the H100
-    // (benchmarks/2026-11-27-h100-s13/experiments/2-box-sh-review-regression).
+    // with driver 580 (benchmarks/2026-11-27-h100-s13/experiments/2-box-sh-review-regression;
+    // a schedule another driver may not keep: the bench shows it).
     if (q0 >= 0 && 4 * (q0 + 32) <= width && gy0 >= RADIUS + 1 &&
         gy0 + LY * NS + RADIUS + 1 <= height)
         sh_walk(src, src_pitch, dst, dst_pitch, width, height, xa, true, true, outputs, y0, dir,

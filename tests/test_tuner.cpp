@@ -134,24 +134,33 @@ TEST(Tuner, CandidatesFarBehindLeaveTheRoundsEarly) {
     EXPECT_THROW(tuner.set_prune_ratio(0.5), std::invalid_argument);
 }
 
-// The tuner's measuring runs follow a write over a buffer larger than the device's caches on a
-// GPU (so that they read their frame from DRAM, as the bench's do); on a CPU device nothing is
-// enqueued. Either way the caller's data is untouched and the queue goes on.
-TEST(Tuner, CacheEvictionOnlyOnGpusAndLeavesDataAlone) {
-    VFX_REQUIRE_CL();
-    ClContext& cl = *test::test_cl();
-    std::vector<uint8_t> data(4096);
-    for (size_t i = 0; i < data.size(); ++i)
-        data[i] = static_cast<uint8_t>(i * 7 + 3);
-    ClMem buf = cl.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size(), data.data());
-    const bool gpu = (cl.info().type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
-    EXPECT_EQ(cl.evict_caches(cl.queue()), gpu);
-    EXPECT_EQ(cl.evict_caches(cl.queue()), gpu);  // the scratch is made once and reused
-    std::vector<uint8_t> back(data.size());
-    ASSERT_EQ(clEnqueueReadBuffer(cl.queue(), buf.get(), CL_TRUE, 0, back.size(), back.data(), 0,
-                                  nullptr, nullptr),
-              CL_SUCCESS);
-    EXPECT_EQ(back, data);
+// How much the tuner's cache eviction writes: enough to pass a GPU's last-level cache whatever
+// the driver reports, never more than the device can spare, nothing on a CPU.
+TEST(Tuner, EvictionBytes) {
+    ClDeviceInfo h100;
+    h100.type = CL_DEVICE_TYPE_GPU;
+    h100.global_cache_bytes = 4325376;  // what NVIDIA's driver reports on an H100 (the L1s)
+    h100.global_mem_bytes = uint64_t{80} << 30;
+    h100.max_alloc_bytes = uint64_t{20} << 30;
+    EXPECT_EQ(eviction_bytes(h100), size_t{128} << 20);
+    ClDeviceInfo big_cache = h100;  // a driver that reports a 100 MiB last level
+    big_cache.global_cache_bytes = uint64_t{100} << 20;
+    EXPECT_EQ(eviction_bytes(big_cache), size_t{200} << 20);
+    ClDeviceInfo small = h100;  // 512 MiB of memory: an eighth of it
+    small.global_mem_bytes = uint64_t{512} << 20;
+    EXPECT_EQ(eviction_bytes(small), size_t{64} << 20);
+    ClDeviceInfo capped = h100;  // the largest allocation caps it, in whole 64-byte units
+    capped.max_alloc_bytes = (uint64_t{32} << 20) + 5;
+    EXPECT_EQ(eviction_bytes(capped), size_t{32} << 20);
+    ClDeviceInfo tiny = h100;  // under 1 MiB to spare: no eviction rather than a useless one
+    tiny.global_mem_bytes = uint64_t{4} << 20;
+    EXPECT_EQ(eviction_bytes(tiny), 0u);
+    ClDeviceInfo cpu = h100;
+    cpu.type = CL_DEVICE_TYPE_CPU;
+    EXPECT_EQ(eviction_bytes(cpu), 0u);
+    ClDeviceInfo accelerator = h100;
+    accelerator.type = CL_DEVICE_TYPE_ACCELERATOR;
+    EXPECT_EQ(eviction_bytes(accelerator), size_t{128} << 20);
 }
 
 TEST(Tuner, BrokenOrForeignCacheIsIgnored) {
@@ -250,6 +259,43 @@ struct MonoToRgba {
                           });
     }
 };
+
+// Every measuring run waits on a fill that empties the caches (forced here on any device, with
+// a small scratch); a run of a known choice does not. A scratch the device refuses turns the
+// eviction off with a warning, and measuring goes on without it.
+TEST(TunedKernel, MeasuringRunsEvictTheCachesOrGoOnWithout) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    struct Restore {
+        ClContext& cl;
+        ~Restore() {
+            cl.set_eviction_bytes(0);
+            cl.tuner().set_mode(TuneMode::fixed);
+        }
+    } restore{cl};
+    const uint32_t w = 40, h = 20;
+    MonoToRgba pass(cl, w, h);
+    const std::string opts = "-DWORK16=0 -DSRC16=0 -DVFX_EVICT_TEST=1";
+    TunedKernel tk("mono.cl", "mono_to_rgba", {{"", {8, 8}, {1, 1}}, {"", {16, 4}, {1, 1}}});
+    cl.set_eviction_bytes(size_t{1} << 20);
+    cl.tuner().set_mode(TuneMode::retune);
+    const uint64_t before = cl.evictions();
+    pass.run(tk, opts, w);  // measures: bursts of 2, a warm-up and 3 rounds at least, 2 candidates
+    VFX_CL(clFinish(cl.queue()));
+    EXPECT_GE(cl.evictions() - before, 2u * 2u * (1u + 3u));
+    const uint64_t measured = cl.evictions();
+    pass.run(tk, opts, w);  // the choice is known: no measuring, no eviction
+    VFX_CL(clFinish(cl.queue()));
+    EXPECT_EQ(cl.evictions(), measured);
+
+    // A size no device allocates: measuring (a new size) still chooses, and nothing is filled.
+    cl.set_eviction_bytes(std::max<size_t>(cl.info().max_alloc_bytes, cl.info().global_mem_bytes) *
+                          4);
+    EXPECT_NO_THROW(pass.run(tk, opts, w - 3));
+    VFX_CL(clFinish(cl.queue()));
+    EXPECT_EQ(cl.evictions(), measured);
+    ASSERT_NE(tk.last_choice(), nullptr);
+}
 
 // A thread that must not wait (the render thread trying a chain change, in a CacheOnlyScope)
 // never measures: a variant not chosen yet sends the change to the background instead.

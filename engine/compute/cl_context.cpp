@@ -151,6 +151,7 @@ std::vector<ClDeviceInfo> list_cl_devices() {
             info.global_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
             info.local_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
             info.global_cache_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+            info.max_alloc_bytes = device_value<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
             info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
             info.max_work_group = device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
             info.correctly_rounded_divide_sqrt =
@@ -173,6 +174,7 @@ std::vector<ClDeviceInfo> list_cl_devices() {
 
 ClContext::ClContext(const ClDeviceInfo& dev)
     : info_(dev), tuner_(dev, Tuner::default_cache_dir()) {
+    eviction_bytes_ = eviction_bytes(info_);
     if (const char* t = std::getenv("VFX_TUNE"); t && *t) {
         const std::string_view mode(t);
         if (mode == "fixed")
@@ -213,22 +215,68 @@ ClMem ClContext::buffer(cl_mem_flags flags, size_t size, void* host) const {
     return m;
 }
 
-bool ClContext::evict_caches(cl_command_queue queue, std::span<const cl_event> wait) {
-    if ((info_.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) == 0) return false;
-    const uint64_t want = std::max<uint64_t>(2 * info_.global_cache_bytes, uint64_t{128} << 20);
-    const size_t bytes =
-        static_cast<size_t>(std::min(want, info_.global_mem_bytes / 8)) & ~size_t{63};
-    cl_mem scratch = nullptr;
+size_t eviction_bytes(const ClDeviceInfo& dev) {
+    if ((dev.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) == 0) return 0;
+    uint64_t bytes = std::max<uint64_t>(2 * dev.global_cache_bytes, uint64_t{128} << 20);
+    bytes = std::min(bytes, dev.global_mem_bytes / 8);
+    if (dev.max_alloc_bytes != 0) bytes = std::min(bytes, dev.max_alloc_bytes);
+    bytes &= ~uint64_t{63};
+    return bytes < (uint64_t{1} << 20) ? 0 : static_cast<size_t>(bytes);
+}
+
+ClEvent ClContext::evict_caches(cl_command_queue queue, std::span<const cl_event> wait) {
+    ClMem scratch;
+    size_t bytes = 0;
     {
         std::lock_guard lock(scratch_mutex_);
-        if (!scratch_) scratch_ = buffer(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS, bytes);
-        scratch = scratch_.get();
+        bytes = eviction_bytes_;
+        if (eviction_off_ || bytes == 0) return ClEvent();
+        if (!scratch_) {
+            cl_int err = CL_SUCCESS;
+            scratch_ = ClMem(clCreateBuffer(context(), CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS,
+                                            bytes, nullptr, &err));
+            if (err != CL_SUCCESS) {
+                scratch_.reset();
+                eviction_off_ = true;
+                spdlog::warn(
+                    "tuner: no {} MiB scratch to empty the caches with ({}); measuring "
+                    "without",
+                    bytes >> 20, cl_error_name(err));
+                return ClEvent();
+            }
+        }
+        scratch = scratch_;  // a reference of this fill's own
     }
     const cl_uint pattern = 0;
-    VFX_CL(clEnqueueFillBuffer(queue, scratch, &pattern, sizeof pattern, 0, bytes,
-                               static_cast<cl_uint>(wait.size()),
-                               wait.empty() ? nullptr : wait.data(), nullptr));
-    return true;
+    cl_event ev = nullptr;
+    const cl_int err = clEnqueueFillBuffer(queue, scratch.get(), &pattern, sizeof pattern, 0, bytes,
+                                           static_cast<cl_uint>(wait.size()),
+                                           wait.empty() ? nullptr : wait.data(), &ev);
+    if (err != CL_SUCCESS) {
+        std::lock_guard lock(scratch_mutex_);
+        if (!eviction_off_)
+            spdlog::warn(
+                "tuner: cannot fill the {} MiB scratch that empties the caches ({}); "
+                "measuring without",
+                bytes >> 20, cl_error_name(err));
+        eviction_off_ = true;
+        scratch_.reset();
+        return ClEvent();
+    }
+    ++evictions_;
+    return ClEvent(ev);
+}
+
+void ClContext::release_eviction_scratch() {
+    std::lock_guard lock(scratch_mutex_);
+    scratch_.reset();
+}
+
+void ClContext::set_eviction_bytes(size_t bytes) {
+    std::lock_guard lock(scratch_mutex_);
+    eviction_bytes_ = bytes != 0 ? (bytes + 63) & ~size_t{63} : eviction_bytes(info_);
+    eviction_off_ = false;
+    scratch_.reset();
 }
 
 void ClContext::add_source(const std::string& name, std::string text) {

@@ -1,6 +1,7 @@
 #pragma once
 // The OpenCL device, context and queue, and the program cache.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -29,8 +30,11 @@ struct ClDeviceInfo {
     std::string extensions;    // space separated
     bool host_unified_memory = false;
     uint64_t global_mem_bytes = 0;
-    uint64_t local_mem_bytes = 0;     // CL_DEVICE_LOCAL_MEM_SIZE
-    uint64_t global_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (what the driver says)
+    uint64_t local_mem_bytes = 0;  // CL_DEVICE_LOCAL_MEM_SIZE
+    // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, as the driver says it: NVIDIA's is the SMs' L1 in all
+    // (4.1 MiB on an H100), not its 50 MB L2.
+    uint64_t global_cache_bytes = 0;
+    uint64_t max_alloc_bytes = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
     uint32_t compute_units = 0;
     size_t max_work_group = 0;
     // NVIDIA's compute capability as major * 10 + minor (cl_nv_device_attribute_query; 90 on
@@ -50,6 +54,14 @@ struct ClDeviceInfo {
 
 // Every device of every platform; empty when no ICD is installed.
 std::vector<ClDeviceInfo> list_cl_devices();
+
+// Bytes of the write with which ClContext::evict_caches empties a device's caches: on a GPU or
+// accelerator max(2 x global_cache_bytes, 128 MiB) (drivers report the L1, not the L2 or an
+// AMD Infinity Cache: 128 MiB covers the H100's and H200's 50 MB L2 and the 96-128 MB of
+// other GPUs' last levels), at most an eighth of the device's memory and its largest
+// allocation, in whole 64-byte units; 0 (no eviction) on a CPU device, whose caches a frame
+// overflows anyway, or where that comes to less than 1 MiB.
+size_t eviction_bytes(const ClDeviceInfo& dev);
 
 // Thrown by ClContext::program()/kernel() for a program that is not built yet while a
 // ClContext::CacheOnlyScope is alive on the calling thread (no build was started).
@@ -92,14 +104,27 @@ public:
     // clCreateBuffer; throws GpuError on failure.
     ClMem buffer(cl_mem_flags flags, size_t size, void* host = nullptr) const;
 
-    // Enqueues on `queue`, after `wait`, a write over a scratch buffer larger than the device's
-    // caches, so that the next command finds none of its data in them (the tuner's measuring
-    // runs: compute/tuner.hpp). On a GPU, whose last-level cache (50 MB on an H100) holds much
-    // of a frame, the write covers max(2 x CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, 128 MB), at most an
-    // eighth of the device's memory; the scratch is allocated on first use and kept. Elsewhere
-    // (a CPU device, whose caches a frame overflows anyway) it enqueues nothing and returns
-    // false. Thread-safe.
-    bool evict_caches(cl_command_queue queue, std::span<const cl_event> wait = {});
+    // Cache eviction for the tuner's measuring runs (compute/tuner.hpp), so that each reads its
+    // frame from DRAM as the bench's rotating buffers make it do.
+    // evict_caches() enqueues on `queue`, after `wait`, a fill of a scratch buffer of
+    // eviction_bytes(info()) bytes and returns the fill's event: the command to be measured
+    // must wait on it (the queue may be out of order). A null event where nothing was enqueued:
+    // no eviction on this device, or eviction turned off by an earlier failure. Best effort, it
+    // never throws: the first failure to allocate or fill the scratch (a device short of
+    // memory: allocation is often lazy, so the fill is where it shows) is one warning in the
+    // log and turns eviction off for this context, and measuring goes on without it.
+    // Any thread may call it: the scratch is made once under a lock and each fill holds its own
+    // reference to it; fills from two queues write it unordered (nothing reads it). The
+    // scratch lives until release_eviction_scratch(), which TunedKernel calls when it has
+    // measured, so the memory is held only while a kernel is measured (a fill still running
+    // keeps it alive: OpenCL frees a buffer after the commands that use it).
+    ClEvent evict_caches(cl_command_queue queue, std::span<const cl_event> wait = {});
+    void release_eviction_scratch();
+    // Fills enqueued so far (tests).
+    uint64_t evictions() const { return evictions_.load(); }
+    // Tests: evict with fills of `bytes` on any device (0: eviction_bytes(info()) again), and
+    // turn eviction back on after a failure.
+    void set_eviction_bytes(size_t bytes);
 
     // The auto-tuner (compute/tuner.hpp), its disk cache keyed by this device. Its mode starts
     // from $VFX_TUNE ("cached", "retune" or "fixed"; default cached).
@@ -173,8 +198,11 @@ private:
     uint64_t generation_ = 0;                     // bumped by every successful reload()
     std::vector<ClProgram> retired_;              // replaced by reload(), kept valid
     std::mutex reload_mutex_;                     // one reload() at a time
-    std::mutex scratch_mutex_;                    // guards scratch_
+    std::mutex scratch_mutex_;                    // guards the three below
     ClMem scratch_;                               // evict_caches()'s, made on first use
+    size_t eviction_bytes_ = 0;                   // eviction_bytes(info_) unless a test set it
+    bool eviction_off_ = false;                   // after a failure
+    std::atomic<uint64_t> evictions_{0};
 };
 
 // Milliseconds between two profiling points of a completed event (CL_PROFILING_COMMAND_*).

@@ -107,7 +107,9 @@ std::vector<KernelVariant> demosaic_variants() {
             // evicted the caches (compute/tuner.cpp), which kept the form without it in one of
             // two tuning runs. Now that the tuner's runs read from DRAM, the distance is a
             // candidate too (2048: more bytes in flight, for memory faster than the H100's), and
-            // so is the form without it (for devices where it does not pay).
+            // so is the form without it (for devices where it does not pay). Off NVIDIA the three
+            // are one kernel (the prefetch is nothing there): two more builds on a first start,
+            // and a pick among equals.
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
             {"-DPY=4 -DDI=3 -DPRMT=1 -DLX=32 -DLP=1024", {32, 4}, {4, 4}},

@@ -31,12 +31,16 @@ namespace {
 // after frame), not after another candidate and a wait for the device to go idle. Single runs
 // ranked box radius 5's candidates otherwise than the bench did (H100: the one chosen 0.0387 ms
 // in the bench, one the tuner put 3 % behind it 0.0361). TunedKernel's runs each come after a
-// write over a buffer larger than the device's caches (ClContext::evict_caches), so that a run
+// write over a buffer larger than the device's caches (ClContext::evict_caches; on a GPU: about
+// 1 ms a candidate on an H100, more on slower memory), so that a run
 // reads its frame from DRAM as the bench's rotating buffers make it do; without it the timed run
 // found much of its frame in L2, where the first run of its burst had just left it, and ranked
 // candidates otherwise than the bench (the H200 of 2026-11-26 took unsharp's strips of 7 steps,
 // 0.0318 ms in the bench; a candidate whose gain is DRAM latency hidden, such as demosaic's
 // prefetch into L2, looked no faster).
+// How candidates are measured, part of every tuning key (TunedKernel::key_of): choices made
+// another way (before the runs evicted the caches) are measured again.
+constexpr const char* kMethod = "bursts of 2 after a cache eviction";
 constexpr int kWarmups = 1;
 constexpr int kRounds = 11;
 constexpr int kBurst = 2;
@@ -392,9 +396,9 @@ TunedKernel::Built& TunedKernel::built(ClContext& cl, const std::string& options
             b.candidates.push_back(i);
     }
     if (b.candidates.empty()) throw no_fit(options);
-    std::string labels;
+    std::string labels = kMethod;
     for (size_t i : b.candidates)
-        labels += variants_[i].label() + '\n';
+        labels += '\n' + variants_[i].label();
     b.offered = stable_hash(labels);
     b.kernels.resize(b.candidates.size());
     b.unfit.assign(b.candidates.size(), 0);
@@ -483,11 +487,19 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
     if (c == b.choice.end()) {
         // Only what is needed is compiled: every candidate when the tuner is going to measure,
         // else (a cached, fixed or forced choice) just the chosen one.
-        // Each measuring run reads its frame from DRAM, as the bench's do (top of this file).
+        // Each measuring run reads its frame from DRAM, as the bench's do (top of this file):
+        // it waits on a fill that empties the caches, whose scratch goes when measuring ends.
         const std::function<ClEvent(size_t)> run = [&](size_t t) {
-            cl.evict_caches(queue, wait);
-            return launch(t, wait);
+            const ClEvent evicted = cl.evict_caches(queue, wait);
+            if (!evicted) return launch(t, wait);
+            std::vector<cl_event> after(wait.begin(), wait.end());
+            after.push_back(evicted.get());
+            return launch(t, after);
         };
+        struct ScratchGone {
+            ClContext& cl;
+            ~ScratchGone() { cl.release_eviction_scratch(); }
+        } scratch_gone{cl};
         c = b.choice.emplace(size, *resolve(cl, b, size, &run)).first;
     }
     last_ = &variants_[b.candidates[c->second]];

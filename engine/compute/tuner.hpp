@@ -6,9 +6,10 @@
 // ~/.cache/vfx: `tuning-<hash>.json`, the hash over device name + driver version + UUID (when
 // the device has one), which the file also records in full. Entries map a key (kernel, the
 // options that are not tuned, working format, frame size, and a hash of the labels of every
-// candidate offered for those options: TunedKernel::key_of) to the winning candidate's label.
-// A choice so stands only among the candidates it was measured among: a build that offers
-// another candidate list (a new shape, one dropped) measures that kernel again. The file is
+// candidate offered for those options and of the way they are measured: TunedKernel::key_of)
+// to the winning candidate's label. A choice so stands only among the candidates it was
+// measured among, and as it was measured: a build that offers another candidate list (a new
+// shape, one dropped) or measures otherwise measures that kernel again. The file is
 // rewritten (atomically: temp + rename) after every new measurement; an unreadable or foreign file
 // is ignored with a warning.
 //
