@@ -603,12 +603,14 @@ inline void sh_walk(__global const uchar* src, int src_pitch, __global uchar* ds
     // bytes (the bench's sizes are at most 16384 x 16384, 2^30 bytes; FFmpeg, whose decoders and
     // devices make every frame, keeps (w + 128)(h + 128) below 2^28 in av_image_check_size).
 #define SH_OFF(y) ((uint)clamp_y((y), height) * (uint)src_pitch)
-    // The window before step 0 (rows y0 - dir (R + 1) .. y0 + dir (R - 1)) into the sums and the
-    // ring, slot i the i-th row. Step j then takes row y + dir R in and row y - dir (R + 1), the
-    // one 2R + 1 rows before it, out (y = y0 + dir j) and makes row y.
+    // The window before step 0 (rows y0 - dir R .. y0 + dir (R - 1)) into the sums and the
+    // ring, slot i the row y0 + dir (i - R - 1); slot 0 zero. Step j then takes row y + dir R in
+    // and row y - dir (R + 1), the one 2R + 1 rows before it, out (y = y0 + dir j; at step 0
+    // the zero slot: that row never came in) and makes row y.
     uint vrb[4] = {0u, 0u, 0u, 0u}, vg[4] = {0u, 0u, 0u, 0u};
+    ring[0] = (quadw_t)(0u);
 #pragma unroll
-    for (int i = 0; i < SH_SLOTS; ++i) {
+    for (int i = 1; i < SH_SLOTS; ++i) {
         const quadw_t w = sh_load(src, colp, SH_OFF(y0 + dir * (i - RADIUS - 1)), xa, width, xin);
         sh_slide(vrb, vg, w, (quadw_t)(0u));
         ring[i * SH_RS] = w;
@@ -628,8 +630,10 @@ inline void sh_walk(__global const uchar* src, int src_pitch, __global uchar* ds
         s = s == SH_SLOTS - 1 ? 0 : s + 1;
         cs = cs == SH_SLOTS - 1 ? 0 : cs + 1;
         sh_slide(vrb, vg, e, l);  // the window of row y
-        if (j + 1 < NS) oe = yin ? oe + step : SH_OFF(y + dir * (RADIUS + 1));
-        e = sh_load(src, colp, oe, xa, width, xin);  // (past the walk: this step's row again)
+        if (j + 1 < NS) {  // the next step's entering row (none after the last step)
+            oe = yin ? oe + step : SH_OFF(y + dir * (RADIUS + 1));
+            e = sh_load(src, colp, oe, xa, width, xin);
+        }
 #ifndef __NV_CL_C_VERSION
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
