@@ -31,13 +31,13 @@ namespace {
 // after frame), not after another candidate and a wait for the device to go idle. Single runs
 // ranked box radius 5's candidates otherwise than the bench did (H100: the one chosen 0.0387 ms
 // in the bench, one the tuner put 3 % behind it 0.0361). TunedKernel's runs each come after a
-// write over a buffer larger than the device's caches (ClContext::evict_caches; on a GPU: about
-// 1 ms a candidate on an H100, more on slower memory), so that a run
-// reads its frame from DRAM as the bench's rotating buffers make it do; without it the timed run
-// found much of its frame in L2, where the first run of its burst had just left it, and ranked
-// candidates otherwise than the bench (the H200 of 2026-11-26 took unsharp's strips of 7 steps,
-// 0.0318 ms in the bench; a candidate whose gain is DRAM latency hidden, such as demosaic's
-// prefetch into L2, looked no faster).
+// write over a buffer larger than the device's caches (ClContext::evict_caches; on a GPU about
+// 1 ms a candidate on an H100, more on slower memory), so that a run reads its frame from DRAM
+// as the bench's rotating buffers make it do; without it the timed run found much of its frame
+// in L2, where the first run of its burst had just left it, and ranked candidates otherwise than
+// the bench (the H200 of 2026-11-26 took unsharp's strips of 7 steps, 0.0318 ms in the bench; a
+// candidate whose gain is DRAM latency hidden, such as demosaic's prefetch into L2, looked no
+// faster).
 // How candidates are measured, part of every tuning key (TunedKernel::key_of): choices made
 // another way (before the runs evicted the caches) are measured again.
 constexpr const char* kMethod = "bursts of 2 after a cache eviction";
