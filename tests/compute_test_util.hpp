@@ -171,6 +171,17 @@ inline Image random_image(int w, int h, WorkFormat f, std::mt19937& rng) {
     return img;
 }
 
+// An output buffer of `bytes` filled with 0xA5 (blocking): a kernel that leaves pixels
+// unwritten shows them as that byte instead of as whatever a freed buffer held there (often the
+// right answer of the run before, which hid a launch grid that missed a column of groups).
+inline ClMem poisoned_buffer(ClContext& cl, size_t bytes) {
+    ClMem m = cl.buffer(CL_MEM_READ_WRITE, bytes);
+    const cl_uchar poison = 0xA5;
+    VFX_CL(clEnqueueFillBuffer(cl.queue(), m.get(), &poison, 1, 0, bytes, 0, nullptr, nullptr));
+    VFX_CL(clFinish(cl.queue()));
+    return m;
+}
+
 // Working-format buffer <-> Image (blocking).
 inline ClMem upload_image(ClContext& cl, const Image& img, const FrameGeometry& g) {
     std::vector<uint8_t> bytes(g.size_bytes(), 0);
@@ -219,7 +230,7 @@ inline Image process(FrameProcessor& proc, ClContext& cl, const HostFrame& frame
     const FrameGeometry g =
         make_geometry(static_cast<uint32_t>(frame.width), static_cast<uint32_t>(frame.height),
                       frame.format.work_format());
-    ClMem target = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    ClMem target = poisoned_buffer(cl, g.size_bytes());
     PendingFrame p = proc.enqueue(frame, target.get(), g);
     p.wait();
     Image img = download_image(cl, target.get(), g);
@@ -369,7 +380,7 @@ inline Image run_filter(ClContext& cl, const std::string& chain_text, const Imag
     const FrameGeometry g =
         make_geometry(static_cast<uint32_t>(in.width), static_cast<uint32_t>(in.height), in.format);
     ClMem src = upload_image(cl, in, g);
-    ClMem dst = cl.buffer(CL_MEM_READ_WRITE, g.size_bytes());
+    ClMem dst = poisoned_buffer(cl, g.size_bytes());
     std::vector<ClEvent> events;
     std::vector<ClMem> keep;
     FilterIo io{cl, cl.queue(), src.get(), dst.get(), g, events, keep};

@@ -41,16 +41,19 @@ KernelVariant box_sw(const std::string& extra, size_t lx, size_t ly, uint32_t py
             {4, py},
             box_sw_applies};
 }
+// Quads one group of box.cl's shuffled walk makes across: its SH_Q, 32 quad columns a warp less
+// SH_A = 2 on each side that only feed their neighbours' windows.
+constexpr uint32_t kShOutputQuads = 32 - 2 * 2;
+
 // A candidate of box.cl's shuffled walk (SH, the plain mean): warps of 32 quad columns, LY of
-// them per group, each walking NS rows; a group makes 28 quads across (2 on each side feed only
-// their neighbours' windows).
+// them per group, each walking NS rows; a group makes kShOutputQuads quads across.
 KernelVariant box_sh(size_t ly, uint32_t ns) {
     KernelVariant v{
         fmt::format("-DSW=1 -DSH=1 -DFM=1 -DPRMT=1 -DQW=1 -DLX=32 -DLY={} -DNS={}", ly, ns),
         {32, ly},
         {4, ns},
         box_sw_applies};
-    v.group_px = {4 * 28, 0};
+    v.group_px = {4 * kShOutputQuads, 0};
     return v;
 }
 // A candidate of box.cl's streaming strips (ST, the plain mean): LX x LY work-items, chunks of
