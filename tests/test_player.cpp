@@ -26,6 +26,14 @@
 
 namespace fs = std::filesystem;
 using namespace vfx;
+
+// lavfi: live sources come through libavdevice, which a build with VFX_WITH_AVDEVICE=OFF lacks.
+#if VFX_WITH_AVDEVICE
+#define VFX_REQUIRE_LAVFI() (void)0
+#else
+#define VFX_REQUIRE_LAVFI() \
+    GTEST_SKIP() << "built without libavdevice (VFX_WITH_AVDEVICE=OFF): no lavfi: sources"
+#endif
 using vfx::test::frame_number_of_grey;
 using vfx::test::make_media;
 using vfx::test::numbered_clip;
@@ -229,6 +237,7 @@ TEST_F(PlayerTest, SpeedIsClamped) {
 // A live source much faster than this machine: its queue is always full, and the bounds are
 // counted, not timed: never more than one frame waiting, never more than two in flight.
 TEST_F(PlayerTest, LiveSourceHoldsOneFrameInTheQueueAndTwoInFlight) {
+    VFX_REQUIRE_LAVFI();
     Player& p = open("lavfi:testsrc2=size=64x48:rate=1000", 64, 48, "median=radius=1");
     EXPECT_TRUE(p.stream().live);
     EXPECT_EQ(p.frames_in_flight_limit(), Player::kLiveFramesInFlight);
@@ -435,6 +444,7 @@ TEST(PlayCli, ClockAndScreenshotOptions) {
 }
 
 TEST(PlayCli, LiveReportHasTheBoundsAndTheLatency) {
+    VFX_REQUIRE_LAVFI();
     const std::string dir = scratch_dir();
     Outcome r = vfx_run("play --headless --frames 20 --report '" + dir +
                         "/r.json' 'lavfi:testsrc2=size=160x120:rate=1000'");
