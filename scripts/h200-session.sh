@@ -4,8 +4,10 @@
 #   nvidia-smi -L | grep -q H200 || exit 0; source .devpack/env.sh && bash scripts/h200-session.sh
 # 1. scripts/bench-session.sh --no-play (the table with fresh tuning, the peers, traffic shapes);
 # 2. the bench of the tensor-core strips with each strip length forced (scripts/forced-bench.sh):
-#    the tuner's L2-warm bursts ranked the unsharp's strips otherwise than the bench on the
-#    eighth 2026-11-26 session's H200 (it took strips of 7 steps, 0.0318 ms in the bench).
+#    the tuner, whose bursts then found the frame in L2, ranked the unsharp's strips otherwise
+#    than the bench on the eighth 2026-11-26 session's H200 (it took strips of 7 steps, 0.0318
+#    ms in the bench); its runs now read from DRAM (compute/tuner.cpp), and this checks that its
+#    pick is the bench's best there too.
 # Results under $OUT: bench/ and forced-*/.
 set -uo pipefail
 out=${OUT:-$PWD/h200-out}; mkdir -p "$out"

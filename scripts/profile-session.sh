@@ -76,7 +76,8 @@ while IFS= read -r line; do
   [ -n "$txt" ] || { echo "== $file $base $opts: no dump found"; continue; }
   ptx=${txt%.txt}.bin
   gx=$(( ( (W + pw - 1) / pw + lx - 1) / lx * lx ))
-  # box.cl's SH: a group of 32 work-items makes 28 quads across (KernelVariant::group_px).
+  # box.cl's SH: a group of 32 work-items makes 28 quads across (filters_convolution.cpp's
+  # kShOutputQuads, KernelVariant::group_px).
   grep -q -- '-DSH=1' <<<"$opts" && gx=$(( (W + 111) / 112 * 32 ))
   gy=$(( ( (H + ph - 1) / ph + ly - 1) / ly * ly ))
   name=$(tr -c 'A-Za-z0-9\n' '_' <<<"${kernel}${base}" | tr -s _)
