@@ -550,6 +550,7 @@ std::string write_bayer_rggb16le(const std::string& path, int w, int h, int fram
 }
 
 TEST(Cli, EveryShippedPresetRunsThroughProcess) {
+    VFX_REQUIRE_LAVFI();
     const std::string dir = scratch_dir();
     const std::string src = "lavfi:testsrc2=size=160x120:rate=25";
     for (const char* name : {"denoise.json", "stylise.json"}) {
@@ -586,6 +587,7 @@ TEST(Cli, EveryShippedPresetRunsThroughProcess) {
 }
 
 TEST(Cli, ChainWinsOverPresetWithANote) {
+    VFX_REQUIRE_LAVFI();
     const std::string dir = scratch_dir();
     const std::string preset = preset_path("denoise.json");
     Outcome r =
@@ -610,6 +612,7 @@ TEST(Cli, ChainWinsOverPresetWithANote) {
 }
 
 TEST(Cli, BrokenPresetGivesOneLineAndNoOutput) {
+    VFX_REQUIRE_LAVFI();
     const std::string dir = scratch_dir();
     const std::string in = "lavfi:testsrc2=size=160x120:rate=25";
     std::ofstream(dir + "/notjson.json") << "{\"vfx_preset\": 1, \"chain\": [\n";
@@ -637,6 +640,7 @@ TEST(Cli, BrokenPresetGivesOneLineAndNoOutput) {
 }
 
 TEST(Cli, SavePresetWritesTheChainThatRan) {
+    VFX_REQUIRE_LAVFI();
     const std::string dir = scratch_dir();
     const std::string in = "lavfi:testsrc2=size=160x120:rate=25";
     const std::string chain = "median=radius=2,gamma=curve=srgb,ccm=matrix=1.1|-0.1|0|0|1|0|0|0|1";
@@ -664,6 +668,7 @@ namespace {
 // A live source far faster than this machine can process it: paced playback drops frames, but
 // re-anchors its clock and keeps showing frames instead of dropping every one from then on.
 TEST(Cli, PacedPlaybackOfASourceTooFastForTheMachineKeepsShowingFrames) {
+    VFX_REQUIRE_LAVFI();
     const std::string report = scratch_dir() + "/r.json";
     Outcome r =
         vfx_run("play --headless --realtime --frames 30 --chain median=radius=2 --report '" +

@@ -644,6 +644,7 @@ TEST(DecodeSource, LoopedStill) {
 }
 
 TEST(DecodeSource, LavfiIsLiveWithQueueOfOne) {
+    VFX_REQUIRE_LAVFI();
     SourceOptions o;
     o.input = "lavfi:testsrc2=size=160x120:rate=25";
     o.queue_depth = 8;
@@ -745,6 +746,7 @@ TEST(DecodeSeek, AfterTheEndAndBeyondIt) {
 }
 
 TEST(DecodeSeek, LiveSourceRefusesToSeek) {
+    VFX_REQUIRE_LAVFI();
     SourceOptions o;
     o.input = "lavfi:testsrc2=size=64x48:rate=25";
     auto src = Source::open(o);
@@ -790,6 +792,7 @@ TEST(DecodeSeek, LoopSwitchedOnAtTheEndRestartsAndSeekInALoopIsInTheFile) {
 }
 
 TEST(DecodeQueue, LiveSourceNeverHoldsMoreThanOneFrame) {
+    VFX_REQUIRE_LAVFI();
     // A source far faster than its consumer: the queue is always full, and never above one.
     SourceOptions o;
     o.input = "lavfi:testsrc2=size=160x120:rate=1000";
@@ -858,6 +861,7 @@ TEST(DecodeSource, BayerThroughRawvideoOptions) {
 }
 
 TEST(DecodeSource, ShortForms) {
+    VFX_REQUIRE_LAVFI();
     SourceOptions o;
     o.input = "lavfi:color=red";
     SourceOptions e = expand_short_forms(o);
@@ -930,6 +934,7 @@ TEST(DecodeErrors, UnknownDemuxerOption) {
 }
 
 TEST(DecodeErrors, BadLavfiGraph) {
+    VFX_REQUIRE_LAVFI();
     expect_error([] { Source::open(input("lavfi:nosuchfilter=1")); }, {"lavfi:nosuchfilter=1"});
 }
 
@@ -1058,6 +1063,7 @@ TEST(DecodeQueue, DestructorWhileDecoderBlocked) {
 }
 
 TEST(DecodeQueue, DestructorOfLiveSourceAndUnreadFrames) {
+    VFX_REQUIRE_LAVFI();
     for (int i = 0; i < 3; ++i) {
         SourceOptions o;
         o.input = "lavfi:testsrc2=size=160x120:rate=1000";
@@ -1073,6 +1079,7 @@ TEST(DecodeQueue, DestructorOfLiveSourceAndUnreadFrames) {
 }
 
 TEST(DecodeQueue, ConsumerWaitsForSlowDecoder) {
+    VFX_REQUIRE_LAVFI();
     // A realtime-paced lavfi source: next() blocks until each frame is made.
     SourceOptions o;
     o.input = "lavfi:testsrc2=size=64x48:rate=25,realtime";

@@ -133,6 +133,7 @@ bool inside_bar(const Rgb8Image& bars, int x, int y) {
 }
 
 TEST(OverlayWindow, HidesAndShowsWithHAndNeverChangesTheVideo) {
+    VFX_REQUIRE_LAVFI();
     REQUIRE_X_TOOLS();
     const std::string dir = scratch_dir();
     const std::string out = drive(dir, R"SH(
@@ -177,6 +178,7 @@ quit
 }
 
 TEST(OverlayWindow, SplitViewShowsTheUnprocessedVideoLeftAndTheProcessedRight) {
+    VFX_REQUIRE_LAVFI();
     REQUIRE_X_TOOLS();
     const std::string dir = scratch_dir();
     const Rgb8Image bars = unprocessed_bars(dir);
@@ -259,6 +261,7 @@ quit
 }
 
 TEST(OverlayWindow, StageCheckboxDisablesAndEnablesAStage) {
+    VFX_REQUIRE_LAVFI();
     REQUIRE_X_TOOLS();
     const std::string dir = scratch_dir();
     // The overlay sits at (10, 10) at scale 1; its first stage row has, left to right, the up,
@@ -296,6 +299,7 @@ inline float4 grayscale_rgba(float4 v, int x, int y) { return (float4)(16.0f); }
 )CL";
 
 TEST(OverlayWindow, KernelFilesChangedWhilePlayingAreSwappedInUnlessBroken) {
+    VFX_REQUIRE_LAVFI();
     REQUIRE_X_TOOLS();
     const std::string dir = scratch_dir();
     fs::create_directories(dir + "/kernels");
@@ -337,6 +341,7 @@ quit
 }
 
 TEST(OverlayCli, KernelsDirOverridesAnEmbeddedKernel) {
+    VFX_REQUIRE_LAVFI();
     const std::string dir = scratch_dir();
     fs::create_directories(dir + "/kernels");
     std::ofstream(dir + "/kernels/grayscale.cl") << kConstantGrayscale;

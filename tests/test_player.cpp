@@ -26,14 +26,6 @@
 
 namespace fs = std::filesystem;
 using namespace vfx;
-
-// lavfi: live sources come through libavdevice, which a build with VFX_WITH_AVDEVICE=OFF lacks.
-#if VFX_WITH_AVDEVICE
-#define VFX_REQUIRE_LAVFI() (void)0
-#else
-#define VFX_REQUIRE_LAVFI() \
-    GTEST_SKIP() << "built without libavdevice (VFX_WITH_AVDEVICE=OFF): no lavfi: sources"
-#endif
 using vfx::test::frame_number_of_grey;
 using vfx::test::make_media;
 using vfx::test::numbered_clip;

@@ -25,6 +25,16 @@ bool ffmpeg_cli_available();
             GTEST_SKIP() << "no ffmpeg program here: this test makes its media with it"; \
     } while (0)
 
+// Skips the current test where vfx is built without libavdevice (VFX_WITH_AVDEVICE=OFF, the
+// GPU machine's pack), whose `lavfi:` sources (FFmpeg's test patterns as live inputs) the test
+// opens.
+#if VFX_WITH_AVDEVICE
+#define VFX_REQUIRE_LAVFI() (void)0
+#else
+#define VFX_REQUIRE_LAVFI() \
+    GTEST_SKIP() << "built without libavdevice (VFX_WITH_AVDEVICE=OFF): no lavfi: sources"
+#endif
+
 // Directory for files the current test writes (its own, emptied when the test first asks).
 std::string scratch_dir();
 
