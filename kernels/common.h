@@ -280,20 +280,42 @@ inline uint4 vfx_level4(float4 v) {
     return (uint4)(vfx_level(v.x), vfx_level(v.y), vfx_level(v.z), vfx_level(v.w));
 }
 
+// sqrt(x), correctly rounded, for x = 0 or 2^-101 <= x <= FLT_MAX (finite; no denormals, no
+// negatives). The program must be built with -cl-fp32-correctly-rounded-divide-sqrt, so that
+// sqrt() is correctly rounded everywhere. NVIDIA's compiler makes that sqrt a range check and
+// a branch around a reciprocal square root and one Newton step, with a called routine for the
+// inputs the step cannot take (zero, denormals, the largest, infinities, NaN); here the step
+// alone, in inline PTX, its input moved off zero to the domain's least float (0 * rsqrt(2^-101)
+// = 0, and the step keeps 0). Same values as sqrt() on that domain (test_filters_color's
+// CorrectlyRoundedSqrt: every 7th float of [1, 4) and every 4099th of the domain); elsewhere
+// sqrt() itself.
+inline float vfx_sqrt_cr(float x) {
+#ifdef __NV_CL_C_VERSION
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmax(x, 0x1p-101f)));
+    const float s = x * r;
+    return fma(fma(-s, s, x), r * 0.5f, s);
+#else
+    return sqrt(x);
+#endif
+}
+
 // An RGBA8 pixel word from the low bytes of r, g, b and the alpha (byte 3) of word a, by three
 // byte permutes.
 inline uint vfx_prmt_word(uint r, uint g, uint b, uint a) {
     return vfx_prmt(vfx_prmt(r, g, 0x3240u), vfx_prmt(b, a, 0x3270u), 0x5410u);
 }
 
-// ---- Quads as raw words (-DQW=1|2) ----
+// ---- Quads as raw words (-DQW=1|2|3) ----
 // NVIDIA's compiler splits a uchar16 / ushort16 access into 4-byte (8-byte) pieces and keeps
 // every channel in its own register; a quad loaded and stored as uint4 (RGBA8: one word per
 // pixel) or uint8 (RGBA16: two) stays one 16 / 32-byte access, and the channels are taken out
 // with shifts and masks. QW=1 converts them with convert_* (sm_90 has fast I2FP / F2IP forms
 // for these); QW=2 with the float bit trick
 // (0x4B000000 | u is the float 2^23 + u for u < 2^23: an OR and a subtraction, and back: v + 2^23
-// rounds v to the nearest integer, ties to even, in its low bits). Either way the values are
+// rounds v to the nearest integer, ties to even, in its low bits); QW=3 (the point-wise kernels'
+// candidates) takes each channel out with one byte permute (pixw_channel_f) and, in RGBA8, puts
+// the rounded channels and the alpha back with three (vfx_prmt_word). Every way the values are
 // exactly those of pix_to_float / float_to_pix.
 #ifndef QW
 #define QW 0
@@ -324,9 +346,34 @@ inline pixw_t pix_as_w(pix_t p) { return as_uint(p); }
 #define QW_MASK 0xFFu
 #endif
 
+// The pixel word with R = G = B = v (rounded to nearest even, saturated) and the alpha of `a`:
+// float_to_pixw((float4)(v, v, v, 0), a), in byte permutes (RGBA8: one, where the conversion
+// of a vector and its packing took seven instructions on NVIDIA).
+inline pixw_t grey_to_pixw(float v, pixw_t a) {
+    const uint l = vfx_level(v);
+#if WORK16
+    return (uint2)(vfx_prmt(l, l, 0x1010u), vfx_prmt(l, a.y, 0x7610u));
+#else
+    return vfx_prmt(l, a, 0x7000u);
+#endif
+}
+
+// Channel c (0..3: R, G, B, A) of a pixel word as a float, the value of pixw_to_float(w).sN: one
+// byte permute and a conversion (the shift and mask of pixw_channels take two).
+inline float pixw_channel_f(pixw_t w, int c) {
+#if WORK16
+    return convert_float(vfx_prmt(c < 2 ? w.x : w.y, 0u, (c & 1) ? 0x4432u : 0x4410u));
+#else
+    return convert_float(vfx_prmt(w, 0u, 0x4440u | (uint)c));
+#endif
+}
+
 inline float4 pixw_to_float(pixw_t w) {
 #if QW == 2
     return as_float4(pixw_channels(w) | 0x4B000000u) - 8388608.0f;
+#elif QW == 3
+    return (float4)(pixw_channel_f(w, 0), pixw_channel_f(w, 1), pixw_channel_f(w, 2),
+                    pixw_channel_f(w, 3));
 #else
     return convert_float4(pixw_channels(w));
 #endif
@@ -338,6 +385,8 @@ inline pixw_t float_to_pixw(float4 v, pixw_t a) {
     uint4 c = as_uint4(fmin(fmax(v, (float4)(0.0f)), (float4)(PIX_MAX)) + 8388608.0f) & QW_MASK;
     c.w = pixw_channels(a).w;
     return pixw_pack(c);
+#elif QW == 3 && !WORK16
+    return vfx_prmt_word(vfx_level(v.x), vfx_level(v.y), vfx_level(v.z), a);
 #elif WORK16
     const uint2 c = as_uint2(convert_pix_sat_rte(v));
     return (uint2)(c.x, (c.y & 0xFFFFu) | (a.y & 0xFFFF0000u));

@@ -7,10 +7,10 @@
 // (4 gx, PY gy): per input row, three aligned quads (vector loads; L1/L2 absorb the overlap
 // between blocks) give the 6 lumas the block needs, each computed once and used by every
 // window of the block. No local memory, no barriers. Global traffic: 1 pixel read + 1 written.
-// -DQW=1|2 (common.h's quads as words): the block's quad as one uint4 / uint8 access and the
-// pixels left and right of it as single words, channels by shifts and masks (values exactly
-// convert_float4's), the result rounded and saturated as float_to_pix and packed with the
-// input's alpha: the same frame.
+// -DQW=1 (common.h's quads as words): the block's quad as one uint4 / uint8 access and the
+// pixels left and right of it as single words, channels by byte permutes (pixw_channel_f:
+// values exactly convert_float4's), the result rounded and saturated as float_to_pix and put
+// into the input's word by byte permutes (grey_to_pixw, RGBA8: one): the same frame.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
@@ -19,8 +19,12 @@
 
 // A correctly rounded sqrt (the program is built with -cl-fp32-correctly-rounded-divide-sqrt):
 // every device computes the same magnitude, where NVIDIA's default sqrt (within 3 ulp) made
-// 16-bit frames differ between PoCL and NVIDIA (scripts/crossdevice-session.sh). The
-// multiply-adds are fused (fma()), one rounding each.
+// 16-bit frames differ between PoCL and NVIDIA (scripts/crossdevice-session.sh); common.h's
+// vfx_sqrt_cr, the same values without the range check and its branch, which these magnitudes
+// never need: every luma is a multiple of 2^-27 (a float of at least 2^-4 is one, and so is every
+// sum or difference of such, rounded or not), so gx^2 + gy^2 is 0 or at least 2^-54. The
+// multiply-adds are fused (fma()), one rounding each; 2 z is exact, so fma(2, z, w) is the sum
+// w + 2 z as written above, in one instruction.
 inline float sobel_lumaf(float4 v) { return fma(0.0722f, v.z, fma(0.7152f, v.y, 0.2126f * v.x)); }
 inline float sobel_luma(pix_t p) { return sobel_lumaf(pix_to_float(p)); }
 
@@ -30,13 +34,16 @@ inline float sobel_mag(const float* a, const float* b, const float* d, int c) {
     const float z00 = a[c], z01 = a[c + 1], z02 = a[c + 2];
     const float z10 = b[c], z12 = b[c + 2];
     const float z20 = d[c], z21 = d[c + 1], z22 = d[c + 2];
-    const float gx = (z02 + 2.0f * z12 + z22) - (z00 + 2.0f * z10 + z20);
-    const float gy = (z20 + 2.0f * z21 + z22) - (z00 + 2.0f * z01 + z02);
-    return sqrt(fma(gx, gx, gy * gy)) * 0.25f;
+    const float gx = (fma(2.0f, z12, z02) + z22) - (fma(2.0f, z10, z00) + z20);
+    const float gy = (fma(2.0f, z21, z20) + z22) - (fma(2.0f, z01, z00) + z02);
+    return vfx_sqrt_cr(fma(gx, gx, gy * gy)) * 0.25f;
 }
 
 #if QW
-inline float sobel_lumaw(pixw_t w) { return sobel_lumaf(pixw_to_float(w)); }
+inline float sobel_lumaw(pixw_t w) {
+    return fma(0.0722f, pixw_channel_f(w, 2),
+               fma(0.7152f, pixw_channel_f(w, 1), 0.2126f * pixw_channel_f(w, 0)));
+}
 
 #ifndef WK
 #define WK 0
@@ -53,7 +60,10 @@ inline float sobel_lumaw(pixw_t w) { return sobel_lumaf(pixw_to_float(w)); }
 // The row ahead stops at the block's last input row (a load past it would never be used): 3 %
 // faster on the H100 at 4K. Measured and dropped (H100, 4K): two rows loaded ahead (a tie while
 // both loaded past the block, then 20 % slower), 8 pixels per row of a work-item (10 lumas per
-// 8 pixels: 11-17 % slower, fewer warps).
+// 8 pixels: 11-17 % slower, fewer warps), the walk written out three steps at a time so that
+// the three rows' slots turn roles instead of being copied (the copies are 22 moves a step;
+// 70 registers against 62, and 0.0341-0.0404 ms in the tuner against 0.0294 for PY 8 without
+// the walk, BENCHMARKS.md's fourteenth session).
 typedef struct {
     quadw_t m;    // pixels xa .. xa + 3
     pixw_t l, r;  // pixels xa - 1 and xa + 4 (clamped)
@@ -92,10 +102,7 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
         next = sobel_load_row(src, src_pitch, xa, clamp_y(min(y + 2, y0 + PY), height), width);
         pixw_t o[4];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const float m = sobel_mag(a, b, d, c);
-            o[c] = float_to_pixw((float4)(m, m, m, 0.0f), QW_PIX(at.m, c));
-        }
+        for (int c = 0; c < 4; ++c) o[c] = grey_to_pixw(sobel_mag(a, b, d, c), QW_PIX(at.m, c));
         store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
 #pragma unroll
         for (int k = 0; k < 6; ++k) {
@@ -132,7 +139,7 @@ __kernel void sobel_apply(__global const uchar* src, int src_pitch, __global uch
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             const float m = sobel_mag(z[i], z[i + 1], z[i + 2], c);
-            o[c] = float_to_pixw((float4)(m, m, m, 0.0f), QW_PIX(centre[i], c));
+            o[c] = grey_to_pixw(m, QW_PIX(centre[i], c));
         }
         store_quadw(dst, dst_pitch, xa, y, width, (quadw_t)(o[0], o[1], o[2], o[3]));
     }

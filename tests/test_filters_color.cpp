@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "compute/chain.hpp"
+#include "compute/cl_args.hpp"
 #include "compute/filter.hpp"
 #include "compute/registry.hpp"
 #include "compute/stencil_variants.hpp"
@@ -375,6 +377,54 @@ TEST_F(ColorFilters, SharpenSizesAndExtremes) {
         check("sharpen=radius=2:amount=0.3", 45, 71, wf, ++seed);
         check("sharpen=radius=1:amount=1.2", 640, 480, wf, ++seed);
     }
+}
+
+// common.h's vfx_sqrt_cr (sobel's magnitude): the correctly rounded sqrt (the host's std::sqrt
+// of a float, IEEE) on its domain: 0, every float of [1, 4) in steps of 7 ulp (both exponent
+// parities, so every stretch of mantissas the reciprocal square root sees) and every 4099th
+// float from 2^-101 to FLT_MAX. On NVIDIA that is the inline-PTX step without the range check;
+// elsewhere sqrt() itself. The program's own sqrt() must agree too.
+TEST(CorrectlyRoundedSqrt, MatchesTheHostOnItsDomain) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test_cl();
+    cl.add_source("test-sqrt-cr.cl", R"CL(
+__kernel void sqrt_both(__global const uint* x, __global uint* fast, __global uint* plain) {
+    const size_t i = get_global_id(0);
+    fast[i] = as_uint(vfx_sqrt_cr(as_float(x[i])));
+    plain[i] = as_uint(sqrt(as_float(x[i])));
+}
+)CL");
+    std::vector<uint32_t> bits{0u};
+    for (uint32_t b = 0x3F800000u; b < 0x40800000u; b += 7)
+        bits.push_back(b);
+    for (uint32_t b = 0x0D000000u; b <= 0x7F7FFFFFu; b += 4099)
+        bits.push_back(b);
+    bits.push_back(0x7F7FFFFFu);
+    while (bits.size() % 64)
+        bits.push_back(0x3F800000u);
+    const size_t bytes = bits.size() * sizeof(uint32_t);
+    ClMem x = cl.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, bits.data());
+    ClMem fast = cl.buffer(CL_MEM_WRITE_ONLY, bytes);
+    ClMem plain = cl.buffer(CL_MEM_WRITE_ONLY, bytes);
+    ClKernel k =
+        cl.kernel("test-sqrt-cr.cl", "sqrt_both", "-cl-fp32-correctly-rounded-divide-sqrt");
+    set_args(k.get(), x.get(), fast.get(), plain.get());
+    enqueue_2d(cl.queue(), k.get(), bits.size(), 1, {64, 1});
+    std::vector<uint32_t> f(bits.size()), p(bits.size());
+    VFX_CL(clEnqueueReadBuffer(cl.queue(), fast.get(), CL_TRUE, 0, bytes, f.data(), 0, nullptr,
+                               nullptr));
+    VFX_CL(clEnqueueReadBuffer(cl.queue(), plain.get(), CL_TRUE, 0, bytes, p.data(), 0, nullptr,
+                               nullptr));
+    int wrong = 0;
+    for (size_t i = 0; i < bits.size() && wrong < 10; ++i) {
+        const float want = std::sqrt(std::bit_cast<float>(bits[i]));
+        if (f[i] != std::bit_cast<uint32_t>(want) || p[i] != f[i]) {
+            ++wrong;
+            ADD_FAILURE() << std::hex << "sqrt of 0x" << bits[i] << ": 0x" << f[i] << " (fast), 0x"
+                          << p[i] << " (sqrt()), want 0x" << std::bit_cast<uint32_t>(want);
+        }
+    }
+    EXPECT_EQ(wrong, 0) << bits.size() << " values";
 }
 
 TEST_F(ColorFilters, SobelSizesAndBorders) {

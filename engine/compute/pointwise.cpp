@@ -15,17 +15,25 @@ namespace {
 
 // Pixels per work-item and work-group shapes the tuner chooses among. PX > 1 loads and stores
 // 4 pixels (colour: 16 or 32 bytes) per vector access; PX = 1 is the plain form (what a CPU
-// device, which vectorises across work-items, tends to prefer). QW=1|2 (colour, PX > 1): the 4
+// device, which vectorises across work-items, tends to prefer). QW=1|2|3 (colour, PX > 1): the 4
 // pixels as words (common.h's quads as words: one 16 / 32-byte access on NVIDIA, where a
 // uchar16 / ushort16 one is split into 4-byte pieces); on a mosaic QW changes nothing.
 std::vector<KernelVariant> variants() {
     return {
         // PX=16 and PX=8 64x4 lost on every device measured (H100, PoCL: 1.4x the best or
         // worse) and are left out.
-        {"-DPX=4", {64, 4}, {4, 1}},         {"-DPX=4", {128, 2}, {4, 1}},
-        {"-DPX=8", {32, 8}, {8, 1}},         {"-DPX=1", {32, 8}, {1, 1}},
-        {"-DPX=4 -DQW=1", {64, 4}, {4, 1}},  {"-DPX=4 -DQW=2", {64, 4}, {4, 1}},
-        {"-DPX=4 -DQW=1", {128, 2}, {4, 1}}, {"-DPX=4 -DQW=2", {128, 2}, {4, 1}},
+        {"-DPX=4", {64, 4}, {4, 1}},
+        {"-DPX=4", {128, 2}, {4, 1}},
+        {"-DPX=8", {32, 8}, {8, 1}},
+        {"-DPX=1", {32, 8}, {1, 1}},
+        {"-DPX=4 -DQW=1", {64, 4}, {4, 1}},
+        {"-DPX=4 -DQW=2", {64, 4}, {4, 1}},
+        {"-DPX=4 -DQW=1", {128, 2}, {4, 1}},
+        {"-DPX=4 -DQW=2", {128, 2}, {4, 1}},
+        // QW=3 (RGBA8): channels in and out by byte permutes (common.h's pixw_to_float and
+        // float_to_pixw), one instruction fewer a channel each way.
+        {"-DPX=4 -DQW=3", {64, 4}, {4, 1}},
+        {"-DPX=4 -DQW=3", {128, 2}, {4, 1}},
     };
 }
 
@@ -69,6 +77,17 @@ RGBA_STEPS
 }
 
 #if QW && !MONO
+// Stored values s of R, G, B and the alpha of pixel word w as a pixel word (QW=3, RGBA8: three
+// byte permutes).
+inline pixw_t vfx_store_w(uint4 s, pixw_t w) {
+#if QW == 3 && !WORK16
+    return vfx_prmt_word(s.x, s.y, s.z, w);
+#else
+    s.w = pixw_channels(w).w;
+    return pixw_pack(s);
+#endif
+}
+
 // The same steps on a pixel word (common.h's quads as words), with the same values.
 inline pixw_t vfx_apply_w(pixw_t w, int x, int y PARAMS) {
 RGBAW_STEPS
@@ -151,7 +170,7 @@ const StepForm kWordForm{"uint4",
                          "pixw_to_float(w)",
                          "vfx_level4",
                          "convert_float4",
-                         "    s.w = pixw_channels(w).w;\n    return pixw_pack(s);\n",
+                         "    return vfx_store_w(s, w);\n",
                          "    return float_to_pixw(v, w);\n"};
 const StepForm kMonoForm{"uint",
                          "float",
