@@ -177,7 +177,7 @@ inline void store_quad(__global uchar* dst, int pitch, int xa, int y, int width,
 #define QUAD_PIX(q, i) \
     ((i) == 0 ? (q).lo.lo : (i) == 1 ? (q).lo.hi : (i) == 2 ? (q).hi.lo : (q).hi.hi)
 
-// ---- Byte permutes (-DPRMT=1 in the kernels that offer it) ----
+// ---- Byte permutes (-DPRMT=1 in the kernels that offer it; sobel and the QW=3 words) ----
 // PTX's prmt.b32 (default mode): byte i of the result is byte (s >> 4i) & 7 of the eight bytes
 // b:a (a the low four). Every selector nibble used must be below 8: PTX takes bit 3 of a nibble
 // as "replicate the byte's sign bit", which the twin below does not do. NVIDIA's compiler (it defines __NV_CL_C_VERSION) gets the instruction
@@ -280,17 +280,19 @@ inline uint4 vfx_level4(float4 v) {
     return (uint4)(vfx_level(v.x), vfx_level(v.y), vfx_level(v.z), vfx_level(v.w));
 }
 
-// sqrt(x), correctly rounded, for x = 0 or 2^-101 <= x <= FLT_MAX (finite; no denormals, no
-// negatives). The program must be built with -cl-fp32-correctly-rounded-divide-sqrt, so that
-// sqrt() is correctly rounded everywhere. NVIDIA's compiler makes that sqrt a range check and
-// a branch around a reciprocal square root and one Newton step, with a called routine for the
-// inputs the step cannot take (zero, denormals, the largest, infinities, NaN); here the step
+// sqrt(x), correctly rounded, for x = 0 or 2^-101 <= x <= FLT_MAX (no denormals, none of
+// [2^-126, 2^-101), no negatives, infinities or NaN). The program must be built with
+// -cl-fp32-correctly-rounded-divide-sqrt, so that sqrt() is correctly rounded everywhere (the
+// options of ClDeviceInfo::sqrt_cr_options()). NVIDIA's compiler makes that sqrt a range check
+// and a branch around a reciprocal square root and one Newton step, with a called routine for
+// the inputs the step cannot take (zero and everything below 2^-101, negatives, infinities,
+// NaN). With -DVFX_SQRT_STEP=1 (the host's sqrt_cr_options() sets it only on the GPUs where it
+// was checked against sqrt() on every float of the domain: sm_90, the H100 and H200) the step
 // alone, in inline PTX, its input moved off zero to the domain's least float (0 * rsqrt(2^-101)
-// = 0, and the step keeps 0). Same values as sqrt() on that domain (test_filters_color's
-// CorrectlyRoundedSqrt: every 7th float of [1, 4) and every 4099th of the domain); elsewhere
-// sqrt() itself.
+// = 0, and the step keeps 0); elsewhere sqrt() itself. test_filters_color's
+// CorrectlyRoundedSqrt checks it on every float of the domain on a GPU, by steps on a CPU.
 inline float vfx_sqrt_cr(float x) {
-#ifdef __NV_CL_C_VERSION
+#if defined(__NV_CL_C_VERSION) && defined(VFX_SQRT_STEP) && VFX_SQRT_STEP
     float r;
     asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmax(x, 0x1p-101f)));
     const float s = x * r;
@@ -309,9 +311,9 @@ inline uint vfx_prmt_word(uint r, uint g, uint b, uint a) {
 // ---- Quads as raw words (-DQW=1|2|3) ----
 // NVIDIA's compiler splits a uchar16 / ushort16 access into 4-byte (8-byte) pieces and keeps
 // every channel in its own register; a quad loaded and stored as uint4 (RGBA8: one word per
-// pixel) or uint8 (RGBA16: two) stays one 16 / 32-byte access, and the channels are taken out
-// with shifts and masks. QW=1 converts them with convert_* (sm_90 has fast I2FP / F2IP forms
-// for these); QW=2 with the float bit trick
+// pixel) or uint8 (RGBA16: two) stays one 16 / 32-byte access. pixw_to_float / float_to_pixw:
+// QW=1 takes the channels out with shifts and masks and converts them with convert_* (sm_90
+// has fast I2FP / F2IP forms for these); QW=2 with the float bit trick
 // (0x4B000000 | u is the float 2^23 + u for u < 2^23: an OR and a subtraction, and back: v + 2^23
 // rounds v to the nearest integer, ties to even, in its low bits); QW=3 (the point-wise kernels'
 // candidates) takes each channel out with one byte permute (pixw_channel_f) and, in RGBA8, puts

@@ -17,12 +17,14 @@
 #define PY 4
 #endif
 
-// A correctly rounded sqrt (the program is built with -cl-fp32-correctly-rounded-divide-sqrt):
-// every device computes the same magnitude, where NVIDIA's default sqrt (within 3 ulp) made
-// 16-bit frames differ between PoCL and NVIDIA (scripts/crossdevice-session.sh); common.h's
-// vfx_sqrt_cr, the same values without the range check and its branch, which these magnitudes
-// never need: every luma is a multiple of 2^-27 (a float of at least 2^-4 is one, and so is every
-// sum or difference of such, rounded or not), so gx^2 + gy^2 is 0 or at least 2^-54. The
+// A correctly rounded sqrt (the program is built with ClDeviceInfo::sqrt_cr_options()): every
+// device computes the same magnitude, where NVIDIA's default sqrt (within 3 ulp) made 16-bit
+// frames differ between PoCL and NVIDIA (scripts/crossdevice-session.sh); common.h's
+// vfx_sqrt_cr, on sm_90 the same values without the range check and its branch, whose domain
+// (0 and from 2^-101 up) holds every magnitude here: the channels are integers >= 0, so a luma
+// is 0 or at least 0.0722 > 2^-4 (the multiply-adds round monotonically), hence a multiple of
+// 2^-27 (every float of at least 2^-4 is one, and so is every sum or difference of such,
+// rounded or not), and gx^2 + gy^2 is 0 or at least 2^-54. The
 // multiply-adds are fused (fma()), one rounding each; 2 z is exact, so fma(2, z, w) is the sum
 // w + 2 z as written above, in one instruction.
 inline float sobel_lumaf(float4 v) { return fma(0.0722f, v.z, fma(0.7152f, v.y, 0.2126f * v.x)); }
@@ -41,8 +43,8 @@ inline float sobel_mag(const float* a, const float* b, const float* d, int c) {
 
 #if QW
 inline float sobel_lumaw(pixw_t w) {
-    return fma(0.0722f, pixw_channel_f(w, 2),
-               fma(0.7152f, pixw_channel_f(w, 1), 0.2126f * pixw_channel_f(w, 0)));
+    return sobel_lumaf(
+        (float4)(pixw_channel_f(w, 0), pixw_channel_f(w, 1), pixw_channel_f(w, 2), 0.0f));
 }
 
 #ifndef WK
@@ -53,7 +55,8 @@ inline float sobel_lumaw(pixw_t w) {
 // three input rows (above, at, below its output row) and the words of the row after them,
 // loaded a step ahead (their loads are in flight while the step's outputs are made). The loop
 // above loads all of its PY + 2 rows up front and keeps their lumas (PY = 8: 118 registers on
-// NVIDIA, at most a quarter of the warps an SM holds); the walk keeps three rows, so its blocks
+// NVIDIA then, 113 since the fourteenth 2026-11-27 session: at most a quarter of the warps an SM
+// holds, but every load in flight at once, which the H100 prefers since); the walk keeps three rows, so its blocks
 // can be long and the 2 rows each block shares with its neighbours weigh less per output row
 // ((PY + 2) / PY loads and luma rows). The same lumas and magnitudes in the same order: the
 // same frame.
@@ -62,7 +65,7 @@ inline float sobel_lumaw(pixw_t w) {
 // both loaded past the block, then 20 % slower), 8 pixels per row of a work-item (10 lumas per
 // 8 pixels: 11-17 % slower, fewer warps), the walk written out three steps at a time so that
 // the three rows' slots turn roles instead of being copied (the copies are 22 moves a step;
-// 70 registers against 62, and 0.0341-0.0404 ms in the tuner against 0.0294 for PY 8 without
+// 70 registers against 62, and 0.0338-0.0404 ms in the tuner against 0.0294 for PY 8 without
 // the walk, BENCHMARKS.md's fourteenth session).
 typedef struct {
     quadw_t m;    // pixels xa .. xa + 3

@@ -98,6 +98,15 @@ std::string ClDeviceInfo::correctly_rounded_option() const {
     return correctly_rounded_divide_sqrt ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
 }
 
+std::string ClDeviceInfo::sqrt_cr_options() const {
+    // The step alone was checked against the correctly rounded sqrt() on every float of
+    // vfx_sqrt_cr's domain on sm_90 (H100; the H200 is the same SM): an approximate reciprocal
+    // square root of another generation may round otherwise.
+    std::string o = correctly_rounded_option();
+    if (!o.empty() && nv_compute_capability == 90) o += " -DVFX_SQRT_STEP=1";
+    return o;
+}
+
 std::string ClDeviceInfo::type_name() const {
     if (type & CL_DEVICE_TYPE_GPU) return "GPU";
     if (type & CL_DEVICE_TYPE_CPU) return "CPU";

@@ -49,6 +49,10 @@ struct ClDeviceInfo {
     // with the option fails there): kernels whose frames must not depend on the device's
     // division and sqrt add it.
     std::string correctly_rounded_option() const;
+    // The options of a program that calls common.h's vfx_sqrt_cr: correctly_rounded_option(),
+    // and on the GPUs where its Newton step alone was checked on every float of its domain
+    // (NVIDIA sm_90) -DVFX_SQRT_STEP=1, which drops sqrt()'s range check and branch.
+    std::string sqrt_cr_options() const;
     std::string type_name() const;  // "GPU", "CPU", ...
 };
 

@@ -215,17 +215,19 @@ std::vector<KernelVariant> sobel_variants() {
             // The best two (H100, 4K) with quads as words (common.h's QW) ...
             {"-DPY=2 -DQW=1", {64, 4}, {4, 2}},
             {"-DPY=4 -DQW=1", {32, 4}, {4, 4}},
-            // ... and a longer block (H100 4K: 0.0333-0.0336 ms against 0.0353 for the best
-            // above; 118 registers). Since the magnitudes' square roots lost their range
-            // check and the channels go in and out by byte permutes (fourteenth 2026-11-27
-            // session) it is the H100's pick at 4K: 0.0294 ms in the tuner, 113 registers,
-            // against 0.0321 for the walk below before (QW=2, the same program now, left out).
+            // (Their QW=2 forms are the same programs since sobel's channels go in and out by
+            // byte permutes, and are left out.) ... and a longer block (H100 4K: 0.0333-0.0336
+            // ms against 0.0353 for the best above; 118 registers then). Since the magnitudes'
+            // square roots lost their range check and the channels go in and out by byte
+            // permutes (fourteenth 2026-11-27 session) it is the H100's pick at 4K: 0.0291-0.0295
+            // ms in the tuner, 113 registers, against 0.0318-0.0320 for the walks below.
             {"-DPY=8 -DQW=1", {32, 4}, {4, 8}},
             {"-DPY=8 -DQW=1", {64, 2}, {4, 8}},
-            // Rows walked (sobel.cl's WK). H100 4K, tuner, two rounds: PY 16 64x2
-            // 0.0293-0.0296 ms, 32x4 0.0298-0.0299, PY 8 0.0308-0.0313, against 0.0333-0.0336 for
-            // the best above (PY 8, 118 registers) and 0.0353 for the one before it; PY 12 and
-            // 32, QW=2, two rows ahead and 8-pixel rows lost
+            // Rows walked (sobel.cl's WK), the H100's pick from the ninth 2026-11-26 session to
+            // the thirteenth, kept for devices with fewer registers: H100 4K, tuner, two rounds
+            // then: PY 16 64x2 0.0293-0.0296 ms, 32x4 0.0298-0.0299, PY 8 0.0308-0.0313, against
+            // 0.0333-0.0336 for the longer block above as it was then (118 registers) and 0.0353
+            // for the one before it; PY 12 and 32, QW=2, two rows ahead and 8-pixel rows lost
             // (benchmarks/2026-11-26-h100-s9/experiments/2-sobel-walk, 4-sobel-rows-ahead-stop).
             {"-DPY=16 -DQW=1 -DWK=1", {64, 2}, {4, 16}},
             {"-DPY=16 -DQW=1 -DWK=1", {32, 4}, {4, 16}},
@@ -349,9 +351,9 @@ std::vector<FilterInfo> convolution_filters() {
         f.help = "edges: sqrt(gx^2 + gy^2) / 4 of BT.709 luma (3x3 Sobel), to R = G = B";
         f.factory = [](ClContext& cl, const FilterInstance&) -> std::unique_ptr<GpuFilter> {
             // A correctly rounded sqrt, so that every device computes the same frame (where
-            // the device offers one).
+            // the device offers one; common.h's vfx_sqrt_cr).
             return std::make_unique<BlockStencil>("sobel.cl", "sobel_apply",
-                                                  cl.info().correctly_rounded_option(),
+                                                  cl.info().sqrt_cr_options(),
                                                   stencil::sobel_variants(), false, 0.0f);
         };
         out.push_back(std::move(f));

@@ -30,8 +30,10 @@ std::vector<KernelVariant> variants() {
         {"-DPX=4 -DQW=2", {64, 4}, {4, 1}},
         {"-DPX=4 -DQW=1", {128, 2}, {4, 1}},
         {"-DPX=4 -DQW=2", {128, 2}, {4, 1}},
-        // QW=3 (RGBA8): channels in and out by byte permutes (common.h's pixw_to_float and
-        // float_to_pixw), one instruction fewer a channel each way.
+        // QW=3: channels in by byte permutes (common.h's pixw_to_float) and, in RGBA8, out by
+        // byte permutes too (float_to_pixw), one instruction fewer a channel each way; in
+        // RGBA16 out as QW=1, on a mosaic the same program as the others (a chain that starts
+        // with a table op takes its stored values by pixw_channels' shifts and masks).
         {"-DPX=4 -DQW=3", {64, 4}, {4, 1}},
         {"-DPX=4 -DQW=3", {128, 2}, {4, 1}},
     };
