@@ -24,9 +24,9 @@
 // (0 and from 2^-101 up) holds every magnitude here: the channels are integers >= 0, so a luma
 // is 0 or at least 0.0722 > 2^-4 (the multiply-adds round monotonically), hence a multiple of
 // 2^-27 (every float of at least 2^-4 is one, and so is every sum or difference of such,
-// rounded or not), and gx^2 + gy^2 is 0 or at least 2^-54. The
-// multiply-adds are fused (fma()), one rounding each; 2 z is exact, so fma(2, z, w) is the sum
-// w + 2 z as written above, in one instruction.
+// rounded or not), and gx^2 + gy^2 is 0 or at least 2^-54. The multiply-adds are fused
+// (fma()), one rounding each; 2 z is exact, so fma(2, z, w) is the sum w + 2 z as written above,
+// in one instruction.
 inline float sobel_lumaf(float4 v) { return fma(0.0722f, v.z, fma(0.7152f, v.y, 0.2126f * v.x)); }
 inline float sobel_luma(pix_t p) { return sobel_lumaf(pix_to_float(p)); }
 
@@ -55,11 +55,11 @@ inline float sobel_lumaw(pixw_t w) {
 // three input rows (above, at, below its output row) and the words of the row after them,
 // loaded a step ahead (their loads are in flight while the step's outputs are made). The loop
 // above loads all of its PY + 2 rows up front and keeps their lumas (PY = 8: 118 registers on
-// NVIDIA then, 113 since the fourteenth 2026-11-27 session: at most a quarter of the warps an SM
-// holds, but every load in flight at once, which the H100 prefers since); the walk keeps three rows, so its blocks
-// can be long and the 2 rows each block shares with its neighbours weigh less per output row
-// ((PY + 2) / PY loads and luma rows). The same lumas and magnitudes in the same order: the
-// same frame.
+// NVIDIA then, 113 since the fourteenth 2026-11-27 session: at most a quarter of the warps an
+// SM holds, but every load in flight at once, which the H100 prefers since); the walk keeps
+// three rows, so its blocks can be long and the 2 rows each block shares with its neighbours
+// weigh less per output row ((PY + 2) / PY loads and luma rows). The same lumas and magnitudes
+// in the same order: the same frame.
 // The row ahead stops at the block's last input row (a load past it would never be used): 3 %
 // faster on the H100 at 4K. Measured and dropped (H100, 4K): two rows loaded ahead (a tie while
 // both loaded past the block, then 20 % slower), 8 pixels per row of a work-item (10 lumas per
