@@ -290,7 +290,8 @@ inline uint4 vfx_level4(float4 v) {
 // was checked against sqrt() on every float of the domain: sm_90, the H100 and H200) the step
 // alone, in inline PTX, its input moved off zero to the domain's least float (0 * rsqrt(2^-101)
 // = 0, and the step keeps 0); elsewhere sqrt() itself. test_filters_color's
-// CorrectlyRoundedSqrt checks it on every float of the domain on a GPU, by steps on a CPU.
+// CorrectlyRoundedSqrt checks it against sqrt() on every float of the domain where the step is
+// compiled, by steps elsewhere.
 inline float vfx_sqrt_cr(float x) {
 #if defined(__NV_CL_C_VERSION) && defined(VFX_SQRT_STEP) && VFX_SQRT_STEP
     float r;

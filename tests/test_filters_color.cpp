@@ -381,9 +381,9 @@ TEST_F(ColorFilters, SharpenSizesAndExtremes) {
 
 // common.h's vfx_sqrt_cr (sobel's magnitude), built as sobel builds it
 // (ClDeviceInfo::sqrt_cr_options()): equal to the program's correctly rounded sqrt() on every
-// float of its domain (0 and 2^-101 .. FLT_MAX) on a GPU (1.9 billion values, counted on the
-// device; on NVIDIA sm_90 that is the inline-PTX step without sqrt()'s range check), on every
-// 4099th on a CPU (where both are sqrt()); and both equal to the host's std::sqrt (IEEE: correctly
+// float of its domain (0 and 2^-101 .. FLT_MAX: 1.9 billion values, counted on the device) where
+// its inline-PTX step is compiled (-DVFX_SQRT_STEP=1: NVIDIA sm_90), on 0 and every 4099th
+// elsewhere (where both are sqrt()); and both equal to the host's std::sqrt (IEEE: correctly
 // rounded) on 0, every 7th float of [1, 4) and every 4099th of the domain.
 TEST(CorrectlyRoundedSqrt, MatchesSqrtOnItsDomain) {
     VFX_REQUIRE_CL();
@@ -391,10 +391,15 @@ TEST(CorrectlyRoundedSqrt, MatchesSqrtOnItsDomain) {
     if (cl.info().correctly_rounded_option().empty())
         GTEST_SKIP() << "the device does not build with -cl-fp32-correctly-rounded-divide-sqrt";
     cl.add_source("test-sqrt-cr.cl", R"CL(
-// Floats lo + stride i, i < n (bits), each work-item `per` of them: mismatches counted.
+// Floats lo + stride i, i < n (bits), each work-item `per` of them, and work-item 0 also 0:
+// mismatches counted.
 __kernel void sqrt_domain(uint lo, uint stride, uint n, uint per, __global uint* wrong,
                           __global uint* first) {
     uint bad = 0;
+    if (get_global_id(0) == 0 && as_uint(vfx_sqrt_cr(0.0f)) != as_uint(sqrt(0.0f))) {
+        ++bad;
+        atomic_min(first, 0u);
+    }
     for (uint k = 0; k < per; ++k) {
         const uint i = (uint)get_global_id(0) * per + k;
         if (i >= n) break;
@@ -421,9 +426,10 @@ __kernel void sqrt_list(__global const uint* x, uint n, __global uint* fast, __g
         return v;
     };
 
-    // The whole domain, on the device.
-    const bool gpu = (cl.info().type & CL_DEVICE_TYPE_GPU) != 0;
-    const uint32_t lo = 0x0D000000u, hi = 0x7F7FFFFFu, stride = gpu ? 1u : 4099u;
+    // The domain, on the device: all of it where the step is compiled (milliseconds on the GPUs
+    // that compile it), by steps elsewhere.
+    const bool step = options.find("-DVFX_SQRT_STEP=1") != std::string::npos;
+    const uint32_t lo = 0x0D000000u, hi = 0x7F7FFFFFu, stride = step ? 1u : 4099u;
     const uint32_t n = (hi - lo) / stride + 1, per = 256;
     uint32_t zero = 0, none = 0xFFFFFFFFu;
     ClMem wrong = cl.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero);
@@ -431,7 +437,8 @@ __kernel void sqrt_list(__global const uint* x, uint n, __global uint* fast, __g
     ClKernel dk = cl.kernel("test-sqrt-cr.cl", "sqrt_domain", options);
     set_args(dk.get(), cl_uint{lo}, cl_uint{stride}, cl_uint{n}, cl_uint{per}, wrong.get(),
              first.get());
-    enqueue_2d(cl.queue(), dk.get(), (n + per - 1) / per, 1, {64, 1});
+    enqueue_2d(cl.queue(), dk.get(), (n + per - 1) / per, 1,
+               fit_local_2d(dk.get(), cl.device(), 64, 1));
     EXPECT_EQ(read_uint(wrong), 0u)
         << "of " << n << " floats from 0x" << std::hex << lo << " in steps of " << std::dec
         << stride << "; the first wrong one: 0x" << std::hex << read_uint(first);
@@ -449,7 +456,7 @@ __kernel void sqrt_list(__global const uint* x, uint n, __global uint* fast, __g
     ClMem plain = cl.buffer(CL_MEM_WRITE_ONLY, bytes);
     ClKernel k = cl.kernel("test-sqrt-cr.cl", "sqrt_list", options);
     set_args(k.get(), x.get(), static_cast<cl_uint>(bits.size()), fast.get(), plain.get());
-    enqueue_2d(cl.queue(), k.get(), bits.size(), 1, {64, 1});
+    enqueue_2d(cl.queue(), k.get(), bits.size(), 1, fit_local_2d(k.get(), cl.device(), 64, 1));
     std::vector<uint32_t> f(bits.size()), p(bits.size());
     VFX_CL(clEnqueueReadBuffer(cl.queue(), fast.get(), CL_TRUE, 0, bytes, f.data(), 0, nullptr,
                                nullptr));
