@@ -17,11 +17,13 @@
 // Global traffic: 1 sample read (L1/L2 absorb the (PY + 4) / PY row overlap) + 1 pixel written.
 // -DQW=1|2 (common.h's quads as words): each pixel is built as its word (float_to_pixw, alpha
 // max) and each quad written as one 16 / 32-byte store.
-// -DDI=1|2|3: the integer path ("The integer path" below): the same frames from integer adds,
+// -DDI=1|2|3|5: the integer path ("The integer path" below): the same frames from integer adds,
 // shifts, masks and min/max (no conversion to float), two pixels per operation on mono8, PX a
 // multiple of 4, pixel words stored as with QW. DI=2 and 3 differ in the mono8 MHC rounding and
 // saturation: 2 with packed 16-bit min/max, 3 on the float pipe (exact float tricks on the
-// integer sums' bits). -DPRMT=1 (with DI=3): byte permutes (common.h's vfx_prmt).
+// integer sums' bits), 5 like 3 but every operation of it on the multiply-add pipe (the integer
+// one was the busy one on the H200: "DI=5" below). -DPRMT=1 (with DI=3|5): byte permutes
+// (common.h's vfx_prmt).
 // -DLP=D -DLX=<work-group width> (DI): the input rows of the work-group D places further in
 // launch order prefetched into L2 as the kernel starts (common.h's vfx_prefetch_ahead), so that
 // when that group runs its loads wait on L2 rather than on DRAM.
@@ -62,8 +64,8 @@
 #error "demosaic: LP needs a work-group row of whole 32-byte sectors (LX PX samples)"
 #endif
 #endif
-#if PRMT && DI != 3
-#error "demosaic: PRMT is an option of DI=3"
+#if PRMT && DI != 3 && DI != 5
+#error "demosaic: PRMT is an option of DI=3|5"
 #endif
 
 #define DM_CAT_(a, b) a##b
@@ -195,7 +197,12 @@ typedef int2 dp_t;    // a pair: (sample or sum of pixel x, the same of pixel x 
 typedef uint dmw_t;  // 4 samples: s0 | s1 << 8 | s2 << 16 | s3 << 24
 typedef uint dp_t;   // a pair: pixel x in bits 0..15, x + 2 in 16..31
 #define DM_LANES(k) (0x00010001u * (uint)(k))  // k in both lanes
+#if DI == 5
+// DI=5: the float exponent bits of 2^23 carried along in the sums (see dm_round16).
+#define DM_BIAS (DM_LANES(0x8000) + 0x4B000000u)
+#else
 #define DM_BIAS DM_LANES(0x8000)
+#endif
 #endif
 // One channel of a pair. mono8: a word, lane 0's value in byte 0, lane 1's in byte 2 (bytes 1
 // and 3 undefined), which dm_pixels turns into two pixel words; mono16: (lane 0, lane 1).
@@ -290,7 +297,26 @@ inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
 #define DM_QUAD(p0, p1) ((quadw_t)((p0).lo, (p1).lo, (p0).hi, (p1).hi))
 #else
 // t = 16 x value + DM_BIAS in each lane.
-#if DI == 3
+#if DI == 5
+// DI=5: DI=3's exact S / 16 with no operation on the integer pipe (the busiest pipe of this
+// kernel on the H200: Nsight Compute, benchmarks/2026-11-27-h200-s15). The sums carry 0x4B000000
+// (DM_BIAS), so t = T0 + 2^16 T1 + 0x4B000000 (T = S + 2^15 per lane, below 2^16): the high
+// half t >> 16 = T1 + 0x4B00 as one multiply-high plus a constant gives 0x4B000000 | T1, and t
+// minus that shifted up 16 (0x4B000000 << 16 is 0 mod 2^32) gives 0x4B000000 | T0, both
+// multiply-adds. Each is the float 2^23 + T, which one multiply-add makes S / 16 (exact, as in
+// DI=3), and one conversion rounds to nearest even and saturates (common.h's vfx_level: one F2IP
+// on NVIDIA, convert_uchar_sat_rte elsewhere); the two lanes go back into one word by a
+// multiply-add. 7 operations on the multiply-add pipe where DI=3 takes 7 on the integer pipe and
+// 4 on the other.
+inline uint dm_round16_lane(uint bits) {
+    return vfx_level(fma(as_float(bits), 0.0625f, -(8388608.0f + 32768.0f) * 0.0625f));
+}
+inline dmc_t dm_round16(dp_t t) {
+    const uint hi = mul_hi(t, 65536u) + (0x4B000000u - 0x4B00u);  // 0x4B000000 | T1
+    const uint lo = t - hi * 65536u;                               // 0x4B000000 | T0
+    return dm_round16_lane(lo) + dm_round16_lane(hi) * 65536u;
+}
+#elif DI == 3
 // DI=3: the rounding and saturation on the float pipe (the integer one is the busier): a lane
 // (T = S + 2^15, exact) as the float 2^23 + T by its bits, times 1/16 minus (2^23 + 2^15) / 16
 // in one multiply-add: S / 16 exactly (a power-of-two scaling of an integer below 2^24, then a
@@ -326,7 +352,7 @@ inline dmc_t dm_round16(dp_t t) {
     return (lo & 0xFFu) | (hi & 0xFFFFFF00u);
 #endif
 }
-#endif  // DI == 3
+#endif  // DI == 5 | 3
 inline dmc_t dm_round2(dp_t t) {
     return (t + ((t >> 1) & DM_LANES(1))) >> 1;
 }

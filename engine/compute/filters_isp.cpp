@@ -114,7 +114,12 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
             {"-DPY=4 -DDI=3 -DPRMT=1 -DLX=32 -DLP=1024", {32, 4}, {4, 4}},
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
-            {"-DPY=2 -DDI=3 -DPRMT=1", {16, 8}, {4, 2}}};
+            {"-DPY=2 -DDI=3 -DPRMT=1", {16, 8}, {4, 2}},
+            // DI=5: DI=3's rounding with no operation on the integer pipe, the busiest one of
+            // MHC on the H200 (benchmarks/2026-11-27-h200-s15).
+            {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {
@@ -273,7 +278,7 @@ std::unique_ptr<GpuFilter> make_gamma(ClContext& cl, const FilterInstance& f) {
     PointwiseOp op{"gamma.cl",
                    "gamma",
                    true,
-                   {"__global const mono_t*"},
+                   {kTableArg},
                    [t8, t16](cl_kernel k, cl_uint first, WorkFormat wf, int) {
                        set_arg(k, first, is_deep(wf) ? t16.get() : t8.get());
                    }};

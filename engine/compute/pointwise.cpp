@@ -39,6 +39,45 @@ std::vector<KernelVariant> variants() {
     };
 }
 
+// A run with a table op (PointwiseOp's "table" argument) has these too. LT=1: 8-bit tables
+// copied into __local memory by each work-group, so that a lookup is one shared-memory load of
+// the byte index itself, where a global one takes a 64-bit address (two adds on NVIDIA: 24 of the
+// 255 instructions of four pixels of the bench's fused run, BENCHMARKS.md, fourteenth
+// session). A 16-bit table (65536 entries) stays in global memory: there LT changes nothing.
+std::vector<KernelVariant> table_variants() {
+    return {
+        {"-DPX=4 -DQW=3 -DLT=1", {64, 4}, {4, 1}},
+        {"-DPX=4 -DQW=3 -DLT=1", {128, 2}, {4, 1}},
+        {"-DPX=4 -DLT=1", {64, 4}, {4, 1}},
+    };
+}
+
+bool has_table(const std::vector<PointwiseOp>& ops) {
+    for (const PointwiseOp& op : ops)
+        for (const std::string& t : op.arg_types)
+            if (t == kTableArg) return true;
+    return false;
+}
+
+std::vector<KernelVariant> variants(bool tables) {
+    std::vector<KernelVariant> v = variants();
+    if (tables)
+        for (KernelVariant& t : table_variants())
+            v.push_back(std::move(t));
+    return v;
+}
+
+// Defined before the ops' files: the address space of their tables.
+const char* kPrelude = R"CL(
+#if defined(LT) && LT && !WORK16
+#define VFX_LT 1
+#define VFX_TABLE_AS __local
+#else
+#define VFX_LT 0
+#define VFX_TABLE_AS __global
+#endif
+)CL";
+
 const char* kKernelTemplate = R"CL(
 // ---- the generated part ----
 #if MONO
@@ -97,7 +136,16 @@ RGBAW_STEPS
 #endif
 
 __kernel void pointwise(__global const uchar* src, int src_pitch, __global uchar* dst,
-                        int dst_pitch, int width, int height PARAMS) {
+                        int dst_pitch, int width, int height KPARAMS) {
+#if VFX_LT
+    // Every work-item of the group takes part in the tables' copy, then waits at the barrier
+    // (before any of them leaves below).
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    const int lsize = (int)(get_local_size(0) * get_local_size(1));
+TABLES_COPY
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+TABLES_BIND
     const int x0 = (int)get_global_id(0) * PX;
     const int y = (int)get_global_id(1);
     if (y >= height || x0 >= width) return;
@@ -212,9 +260,9 @@ std::string steps(const std::vector<PointwiseOp>& ops, const std::vector<std::st
 
 }  // namespace
 
-std::vector<std::string> PointwiseFilter::variant_labels() {
+std::vector<std::string> PointwiseFilter::variant_labels(bool tables) {
     std::vector<std::string> out;
-    for (const KernelVariant& v : variants())
+    for (const KernelVariant& v : variants(tables))
         out.push_back(v.label());
     return out;
 }
@@ -229,16 +277,38 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
     for (const PointwiseOp& op : ops_)
         if (files.insert(op.file).second)
             text += fmt::format("#line 1 \"{}\"\n{}\n", op.file, cl.source_snapshot(op.file));
-    std::string params, args;
+    // params: the apply functions' (a table in VFX_TABLE_AS); kparams: the kernel's (a table in
+    // global memory); args: what the kernel passes (a table: its copy in __local with LT).
+    std::string params, kparams, args, copy, bind;
     std::vector<std::string> call_args;
     for (size_t i = 0; i < ops_.size(); ++i) {
         const PointwiseOp& op = ops_[i];
         if (mono && !op.takes_mono) fail("'{}' does not take a mosaic", op.name);
         call_args.emplace_back();
         for (size_t k = 0; k < op.arg_types.size(); ++k) {
-            params += fmt::format(", {} a{}_{}", op.arg_types[k], i, k);
-            args += fmt::format(", a{}_{}", i, k);
             call_args.back() += fmt::format(", a{}_{}", i, k);
+            if (op.arg_types[k] != kTableArg) {
+                params += fmt::format(", {} a{}_{}", op.arg_types[k], i, k);
+                kparams += fmt::format(", {} a{}_{}", op.arg_types[k], i, k);
+                args += fmt::format(", a{}_{}", i, k);
+                continue;
+            }
+            params += fmt::format(", VFX_TABLE_AS const mono_t* a{}_{}", i, k);
+            kparams += fmt::format(", __global const mono_t* a{}_{}", i, k);
+            args += fmt::format(", t{}_{}", i, k);
+            // 8-bit: 256 entries, 64 words.
+            copy += fmt::format(
+                "    __local uint t{0}_{1}_w[64];\n"
+                "    for (int i = lid; i < 64; i += lsize)\n"
+                "        t{0}_{1}_w[i] = ((__global const uint*)a{0}_{1})[i];\n",
+                i, k);
+            bind += fmt::format(
+                "#if VFX_LT\n"
+                "    __local const mono_t* const t{0}_{1} = (__local const mono_t*)t{0}_{1}_w;\n"
+                "#else\n"
+                "    __global const mono_t* const t{0}_{1} = a{0}_{1};\n"
+                "#endif\n",
+                i, k);
         }
     }
     const std::string rgba = steps(ops_, call_args, kRgbaForm);
@@ -251,8 +321,11 @@ std::string PointwiseFilter::source(ClContext& cl, bool mono) const {
     replace_all(body, "RGBAW_STEPS", mono ? std::string("    return w;") : rgbaw);
     replace_all(body, "MONO_STEPS", mono ? monos : std::string("    return p;"));
     replace_all(body, " PARAMS)", params + ")");
+    replace_all(body, " KPARAMS)", kparams + ")");
+    replace_all(body, "TABLES_COPY\n", copy);
+    replace_all(body, "TABLES_BIND\n", bind);
     replace_all(body, " ARGS)", args + ")");
-    return text + "#line 1 \"pointwise (generated)\"\n" + body;
+    return kPrelude + text + "#line 1 \"pointwise (generated)\"\n" + body;
 }
 
 void PointwiseFilter::enqueue(FilterIo& io) {
@@ -264,7 +337,7 @@ void PointwiseFilter::enqueue(FilterIo& io) {
         const std::string text = source(io.cl, mono);
         const std::string name = fmt::format("pointwise-{:016x}.cl", stable_hash(text));
         io.cl.add_source(name, text);
-        tk = std::make_unique<TunedKernel>(name, "pointwise", variants());
+        tk = std::make_unique<TunedKernel>(name, "pointwise", variants(has_table(ops_)));
     }
     const std::string options =
         fmt::format("-DWORK16={} -DMONO={}", is_deep(io.g.format) ? 1 : 0, mono ? 1 : 0);

@@ -30,11 +30,16 @@ namespace vfx {
 struct FilterInstance;
 struct Chain;
 
+inline constexpr const char* kTableArg = "table";
+
 struct PointwiseOp {
     std::string file;  // the kernel file defining the functions
     std::string name;  // NAME: NAME_rgba (and NAME_mono when takes_mono)
     bool takes_mono = false;
-    std::vector<std::string> arg_types;  // OpenCL C types of ARGS ("float", "int", "float4")
+    // OpenCL C types of ARGS ("float", "int", "float4"), or kTableArg: a table of PIX_MAX + 1
+    // stored values (mono_t), which the functions take as `VFX_TABLE_AS const mono_t*` (the
+    // kernel may copy an 8-bit one into __local memory) and set_args sets as a buffer.
+    std::vector<std::string> arg_types;
     // Sets the op's arguments, arg_types.size() of them, from kernel argument `first` on, for
     // a frame of working format `f` and a source of `source_bits` significant bits.
     std::function<void(cl_kernel k, cl_uint first, WorkFormat f, int source_bits)> set_args;
@@ -51,7 +56,8 @@ public:
     void enqueue(FilterIo& io) override;
     const std::vector<PointwiseOp>& ops() const { return ops_; }
     // The candidates the tuner chooses among (KernelVariant::label), for tests.
-    static std::vector<std::string> variant_labels();
+    // `tables`: those of a run with a table op (which has the LT candidates too).
+    static std::vector<std::string> variant_labels(bool tables);
     // The variant the last enqueue ran; null before the first.
     const KernelVariant* last_choice() const { return last_; }
 
