@@ -119,7 +119,10 @@ std::vector<KernelVariant> demosaic_variants() {
             // MHC on the H200 (benchmarks/2026-11-27-h200-s15).
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
-            {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}}};
+            {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
+            // PY 4: each input row split into pairs for 4 output rows rather than 2 (PY + 4
+            // rows for PY), fewer integer operations again; tied with PY 2 in DI=3 on the H200.
+            {"-DPY=4 -DDI=5 -DPRMT=1 -DLX=32 -DLP=1024", {32, 4}, {4, 4}}};
 }
 
 std::vector<KernelVariant> mosaic_variants() {
