@@ -299,7 +299,7 @@ inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
 // t = 16 x value + DM_BIAS in each lane.
 #if DI == 5
 // DI=5: DI=3's exact S / 16 with no operation on the integer pipe (the busiest pipe of this
-// kernel on the H200: Nsight Compute, benchmarks/2026-11-27-h200-s15). The sums carry 0x4B000000
+// kernel on the H200: Nsight Compute, benchmarks/2026-11-27-s15). The sums carry 0x4B000000
 // (DM_BIAS), so t = T0 + 2^16 T1 + 0x4B000000 (T = S + 2^15 per lane, below 2^16): the high
 // half t >> 16 = T1 + 0x4B00 as one multiply-high plus a constant gives 0x4B000000 | T1, and t
 // minus that shifted up 16 (0x4B000000 << 16 is 0 mod 2^32) gives 0x4B000000 | T0, both

@@ -116,7 +116,7 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=3 -DPRMT=1", {16, 8}, {4, 2}},
             // DI=5: DI=3's rounding with no operation on the integer pipe, the busiest one of
-            // MHC on the H200 (benchmarks/2026-11-27-h200-s15).
+            // MHC on the H200 (benchmarks/2026-11-27-s15).
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
