@@ -18,7 +18,8 @@
 // -DQW=1|2 (common.h's quads as words): each pixel is built as its word (float_to_pixw, alpha
 // max) and each quad written as one 16 / 32-byte store.
 // -DDI=1|2|3|5: the integer path ("The integer path" below): the same frames from integer adds,
-// shifts, masks and min/max (no conversion to float), two pixels per operation on mono8, PX a
+// shifts, masks and min/max (DI=1, 2: no conversion to float; 3 and 5 round by exact float
+// tricks on the sums' bits), two pixels per operation on mono8, PX a
 // multiple of 4, pixel words stored as with QW. DI=2 and 3 differ in the mono8 MHC rounding and
 // saturation: 2 with packed 16-bit min/max, 3 on the float pipe (exact float tricks on the
 // integer sums' bits), 5 like 3 but every operation of it on the multiply-add pipe (the integer
@@ -152,7 +153,7 @@ inline void load_row(__global const uchar* src, int pitch, int xa, int y, int wi
 #endif
 
 #if DI
-// ---- The integer path (-DDI=1|2) ----
+// ---- The integer path (-DDI=1|2|3|5) ----
 // Every filter is an integer combination of samples over 16 (MHC) or over 2 or 4 (bilinear), so
 // S = 16 (2, 4) x value is computed exactly in integers, then rounded to nearest even and
 // saturated as convert_*_sat_rte does with the exact float value: round(S / 16) is
@@ -298,16 +299,17 @@ inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
 #else
 // t = 16 x value + DM_BIAS in each lane.
 #if DI == 5
-// DI=5: DI=3's exact S / 16 with no operation on the integer pipe (the busiest pipe of this
-// kernel on the H200: Nsight Compute, benchmarks/2026-11-27-s15). The sums carry 0x4B000000
-// (DM_BIAS), so t = T0 + 2^16 T1 + 0x4B000000 (T = S + 2^15 per lane, below 2^16): the high
-// half t >> 16 = T1 + 0x4B00 as one multiply-high plus a constant gives 0x4B000000 | T1, and t
-// minus that shifted up 16 (0x4B000000 << 16 is 0 mod 2^32) gives 0x4B000000 | T0, both
-// multiply-adds. Each is the float 2^23 + T, which one multiply-add makes S / 16 (exact, as in
-// DI=3), and one conversion rounds to nearest even and saturates (common.h's vfx_level: one F2IP
-// on NVIDIA, convert_uchar_sat_rte elsewhere); the two lanes go back into one word by a
-// multiply-add. 7 operations on the multiply-add pipe where DI=3 takes 7 on the integer pipe and
-// 4 on the other.
+// DI=5: DI=3's exact S / 16 with one operation on the integer pipe where DI=3 takes about 8 (the
+// integer pipe was the busiest of this kernel on the H200: Nsight Compute,
+// benchmarks/2026-11-27-s15). The sums carry 0x4B000000 (DM_BIAS), so t = T0 + 2^16 T1 +
+// 0x4B000000 (T = S + 2^15 per lane, 29708 .. 39908: "The integer path" above; no carry leaves
+// lane 0, and t stays below 2^32). The high half t >> 16 = T1 + 0x4B00
+// (T1 + 0x4B00 < 2^16) plus a constant gives 0x4B000000 | T1 (ptxas makes the multiply-high and
+// the add one LEA.HI, the integer pipe's one operation); t minus that times 2^16 gives
+// 0x4B000000 | T0 (0x4B000000 2^16 is 0 mod 2^32), a multiply-add. Each is the float 2^23 + T,
+// which one multiply-add makes S / 16 (exact, as in DI=3), and one conversion rounds to nearest
+// even and saturates (common.h's vfx_level: one F2IP on NVIDIA, convert_uchar_sat_rte
+// elsewhere); the two lanes go back into one word (bytes 1 and 3 zero) by a multiply-add.
 inline uint dm_round16_lane(uint bits) {
     return vfx_level(fma(as_float(bits), 0.0625f, -(8388608.0f + 32768.0f) * 0.0625f));
 }
@@ -352,7 +354,7 @@ inline dmc_t dm_round16(dp_t t) {
     return (lo & 0xFFu) | (hi & 0xFFFFFF00u);
 #endif
 }
-#endif  // DI == 5 | 3
+#endif  // DI == 5, 3, else
 inline dmc_t dm_round2(dp_t t) {
     return (t + ((t >> 1) & DM_LANES(1))) >> 1;
 }

@@ -115,8 +115,9 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPY=4 -DDI=3 -DPRMT=1 -DLX=32 -DLP=1024", {32, 4}, {4, 4}},
             {"-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=3 -DPRMT=1", {16, 8}, {4, 2}},
-            // DI=5: DI=3's rounding with no operation on the integer pipe, the busiest one of
-            // MHC on the H200 (benchmarks/2026-11-27-s15).
+            // DI=5: DI=3's rounding with one integer-pipe operation where DI=3 takes about 8
+            // (the integer pipe: MHC's busiest on the H200, benchmarks/2026-11-27-s15); H100 4K
+            // MHC 0.0213-0.0215 -> 0.0206-0.0210 ms. For bilinear and mono16 the DI=3 program.
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},

@@ -43,12 +43,14 @@ std::vector<KernelVariant> variants() {
 // copied into __local memory by each work-group, so that a lookup is one shared-memory load of
 // the byte index itself, where a global one takes a 64-bit address (two adds on NVIDIA: 24 of the
 // 255 instructions of four pixels of the bench's fused run, BENCHMARKS.md, fourteenth
-// session). A 16-bit table (65536 entries) stays in global memory: there LT changes nothing.
+// session). A 16-bit table (65536 entries) stays in global memory, so LT is offered to 8-bit
+// frames only.
 std::vector<KernelVariant> table_variants() {
+    const auto eight_bit = [](const std::string& o) { return build_option(o, "WORK16") == 0; };
     return {
-        {"-DPX=4 -DQW=3 -DLT=1", {64, 4}, {4, 1}},
-        {"-DPX=4 -DQW=3 -DLT=1", {128, 2}, {4, 1}},
-        {"-DPX=4 -DLT=1", {64, 4}, {4, 1}},
+        {"-DPX=4 -DQW=3 -DLT=1", {64, 4}, {4, 1}, eight_bit},
+        {"-DPX=4 -DQW=3 -DLT=1", {128, 2}, {4, 1}, eight_bit},
+        {"-DPX=4 -DLT=1", {64, 4}, {4, 1}, eight_bit},
     };
 }
 
@@ -260,10 +262,12 @@ std::string steps(const std::vector<PointwiseOp>& ops, const std::vector<std::st
 
 }  // namespace
 
-std::vector<std::string> PointwiseFilter::variant_labels(bool tables) {
+std::vector<std::string> PointwiseFilter::variant_labels(bool tables, WorkFormat f) {
+    const std::string options =
+        fmt::format("-DWORK16={} -DMONO={}", is_deep(f) ? 1 : 0, is_mono(f) ? 1 : 0);
     std::vector<std::string> out;
     for (const KernelVariant& v : variants(tables))
-        out.push_back(v.label());
+        if (!v.applies || v.applies(options)) out.push_back(v.label());
     return out;
 }
 

@@ -56,8 +56,9 @@ public:
     void enqueue(FilterIo& io) override;
     const std::vector<PointwiseOp>& ops() const { return ops_; }
     // The candidates the tuner chooses among (KernelVariant::label), for tests.
-    // `tables`: those of a run with a table op (which has the LT candidates too).
-    static std::vector<std::string> variant_labels(bool tables);
+    // `tables`: those of a run with a table op (which has the LT candidates too), for frames of
+    // format `f`.
+    static std::vector<std::string> variant_labels(bool tables, WorkFormat f);
     // The variant the last enqueue ran; null before the first.
     const KernelVariant* last_choice() const { return last_; }
 
