@@ -14,8 +14,8 @@ final=${OUT:-$PWD/alu-table-out}; mkdir -p "$final"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 r=$tmp/r; mkdir -p "$r"
 nvidia-smi -L | tee "$r/gpu.txt"
-VFX_SOURCE_DIR=$PWD timeout 130 .devpack/bin/test_filters_isp --gtest_filter='Isp.Demosaic*' \
-  --gtest_brief=1 > "$r/tests-demosaic.txt" 2>&1
+VFX_SOURCE_DIR=$PWD timeout 130 stdbuf -oL .devpack/bin/test_filters_isp \
+  --gtest_filter='Isp.Demosaic*' --gtest_brief=1 > "$r/tests-demosaic.txt" 2>&1
 VFX_SOURCE_DIR=$PWD timeout 60 .devpack/bin/test_compute --gtest_filter='Pointwise*' \
   --gtest_brief=1 > "$r/tests-pointwise.txt" 2>&1
 OUT=$r/ab timeout 180 bash scripts/tuner-ab.sh 2 3840x2160 demosaic,fused,gamma vfx-base vfx \
