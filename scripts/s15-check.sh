@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The fifteenth session's last device call (issue 4): the demosaic and point-wise tests under
 # NVIDIA's compiler with the final build (every candidate forced: DI=5 with PY 4 and the LT
-# forms included), then, if the card is an H200, scripts/final-s15.sh (the bench table with
+# forms included), then, if the card is an H200, scripts/s15-h200.sh (the bench table with
 # fresh tuning, the peers, and the session's candidates forced) on it.
 #   source .devpack/env.sh && bash scripts/s15-check.sh
 # Needs .devpack/bin/{vfx,test_filters_isp,test_compute}. Results: $OUT/tests.tar.gz, and with an
-# H200 final-s15.sh's $OUT/final.tar.gz and $OUT/summary.txt.
+# H200 s15-h200.sh's $OUT/h200.tar.gz and $OUT/summary.txt.
 set -uo pipefail
 final=${OUT:-$PWD/s15-check-out}; mkdir -p "$final"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -20,5 +20,5 @@ VFX_SOURCE_DIR=$PWD timeout 90 stdbuf -oL .devpack/bin/test_compute --gtest_filt
 tar -C "$tmp" -czf "$final/tests.tar.gz" tests
 tail -n 2 "$t/tests-demosaic.txt"; tail -n 2 "$t/tests-pointwise.txt"
 if grep -q H200 "$t/gpu.txt"; then
-  OUT=$final timeout 260 bash scripts/final-s15.sh
+  OUT=$final timeout 260 bash scripts/s15-h200.sh
 fi
