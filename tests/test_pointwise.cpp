@@ -166,6 +166,9 @@ TEST(PointwiseFusion, EveryVariantGivesTheSameFrame) {
               PointwiseFilter::variant_labels(false, WorkFormat::rgba8).size());
     ASSERT_EQ(PointwiseFilter::variant_labels(true, WorkFormat::rgba16),
               PointwiseFilter::variant_labels(false, WorkFormat::rgba16));
+    // On a mosaic the word forms (QW) are the plain program: not offered there.
+    for (const std::string& label : PointwiseFilter::variant_labels(true, WorkFormat::mono8))
+        EXPECT_EQ(label.find("-DQW="), std::string::npos) << label;
     for (WorkFormat f :
          {WorkFormat::rgba8, WorkFormat::rgba16, WorkFormat::mono8, WorkFormat::mono16}) {
         for (auto [w, h] : {std::pair{83u, 13u}, {3u, 2u}, {64u, 3u}}) {
