@@ -22,8 +22,8 @@
 // tricks on the sums' bits), two pixels per operation on mono8, PX a
 // multiple of 4, pixel words stored as with QW. DI=2 and 3 differ in the mono8 MHC rounding and
 // saturation: 2 with packed 16-bit min/max, 3 on the float pipe (exact float tricks on the
-// integer sums' bits), 5 like 3 but every operation of it on the multiply-add pipe (the integer
-// one was the busy one on the H200: "DI=5" below). -DPRMT=1 (with DI=3|5): byte permutes
+// integer sums' bits), 5 like 3 but all of it but one operation on the multiply-add pipes (the
+// integer one was the busy one on the H200: "DI=5" below). -DPRMT=1 (with DI=3|5): byte permutes
 // (common.h's vfx_prmt).
 // -DLP=D -DLX=<work-group width> (DI): the input rows of the work-group D places further in
 // launch order prefetched into L2 as the kernel starts (common.h's vfx_prefetch_ahead), so that

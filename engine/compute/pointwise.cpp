@@ -13,6 +13,17 @@ namespace vfx {
 
 namespace {
 
+// KernelVariant::applies of candidates for colour frames, 8-bit frames, and both.
+bool colour(const std::string& o) {
+    return build_option(o, "MONO") == 0;
+}
+bool eight_bit(const std::string& o) {
+    return build_option(o, "WORK16") == 0;
+}
+bool rgba8(const std::string& o) {
+    return colour(o) && eight_bit(o);
+}
+
 // Pixels per work-item and work-group shapes the tuner chooses among. PX > 1 loads and stores
 // 4 pixels (colour: 16 or 32 bytes) per vector access; PX = 1 is the plain form (what a CPU
 // device, which vectorises across work-items, tends to prefer). QW=1|2|3 (colour, PX > 1): the 4
@@ -20,7 +31,6 @@ namespace {
 // uchar16 / ushort16 one is split into 4-byte pieces); on a mosaic QW changes nothing, so those
 // candidates are offered to colour frames only (a mosaic run would build and measure copies).
 std::vector<KernelVariant> variants() {
-    const auto colour = [](const std::string& o) { return build_option(o, "MONO") == 0; };
     return {
         // PX=16 and PX=8 64x4 lost on every device measured (H100, PoCL: 1.4x the best or
         // worse) and are left out.
@@ -48,10 +58,6 @@ std::vector<KernelVariant> variants() {
 // session). A 16-bit table (65536 entries) stays in global memory, so LT is offered to 8-bit
 // frames only.
 std::vector<KernelVariant> table_variants() {
-    const auto eight_bit = [](const std::string& o) { return build_option(o, "WORK16") == 0; };
-    const auto rgba8 = [](const std::string& o) {
-        return build_option(o, "WORK16") == 0 && build_option(o, "MONO") == 0;
-    };
     return {
         {"-DPX=4 -DQW=3 -DLT=1", {64, 4}, {4, 1}, rgba8},
         {"-DPX=4 -DQW=3 -DLT=1", {128, 2}, {4, 1}, rgba8},
