@@ -6,34 +6,26 @@
 # the bench with each candidate forced in alternating rounds (scripts/forced-bench.sh), and the
 # programs' SASS (scripts/sass-session.sh).
 #   source .devpack/env.sh && bash scripts/alu-table-session.sh
-# Needs .devpack/bin/{vfx,vfx-base,test_filters_isp,test_compute}; its steps' time limits sum to
-# 580 s, under a device call's 600. Results: $OUT/s15.tar.gz, a
+# Needs .devpack/bin/{vfx,vfx-base,test_filters_isp,test_compute}. (It ran with a 130 s limit on
+# the demosaic tests; scripts/s15-parts.sh's is 240 now.) Results: $OUT/s15.tar.gz, a
 # summary on stdout.
 set -uo pipefail
+source scripts/s15-parts.sh
 final=${OUT:-$PWD/alu-table-out}; mkdir -p "$final"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 r=$tmp/r; mkdir -p "$r"
 nvidia-smi -L | tee "$r/gpu.txt"
-VFX_SOURCE_DIR=$PWD timeout 130 stdbuf -oL .devpack/bin/test_filters_isp \
-  --gtest_filter='Isp.Demosaic*' --gtest_brief=1 > "$r/tests-demosaic.txt" 2>&1
-VFX_SOURCE_DIR=$PWD timeout 60 .devpack/bin/test_compute --gtest_filter='Pointwise*' \
-  --gtest_brief=1 > "$r/tests-pointwise.txt" 2>&1
+s15_tests "$r" > /dev/null
 OUT=$r/ab timeout 180 bash scripts/tuner-ab.sh 2 3840x2160 demosaic,fused,gamma vfx-base vfx \
   > /dev/null 2>&1
-# The fused run's program (bench.cpp's run): its tuning key names it by the hash of its text,
-# the first point-wise program a bench of `fused` tunes.
-fused=$(VFX_CACHE_DIR=$(mktemp -d) .devpack/bin/vfx bench --size 256x64 --filters fused \
-  --log-level debug 2>&1 | grep -o 'tuned pointwise-[0-9a-f]*' | head -1 | cut -d' ' -f2)
-[ -n "$fused" ] || { echo "no fused run's program in a bench of 'fused'" >&2; exit 1; }
-OUT=$r/forced-mhc timeout 70 bash scripts/forced-bench.sh demosaic 'METHOD=0' 3 \
+s15_forced "$r" 70 \
   "-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024 16x8 px4x2" \
   "-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024 16x8 px4x2" \
-  "-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=2048 16x8 px4x2" > /dev/null 2>&1
-OUT=$r/forced-fused timeout 70 bash scripts/forced-bench.sh fused "$fused" 3 \
+  "-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=2048 16x8 px4x2" -- \
   "-DPX=4 -DQW=3 64x4 px4x1" "-DPX=4 -DQW=3 -DLT=1 64x4 px4x1" \
-  "-DPX=4 -DQW=3 -DLT=1 128x2 px4x1" "-DPX=4 -DLT=1 64x4 px4x1" > /dev/null 2>&1
+  "-DPX=4 -DQW=3 -DLT=1 128x2 px4x1" "-DPX=4 -DLT=1 64x4 px4x1"
 OUT=$r/sass timeout 70 bash scripts/sass-session.sh demosaic,fused > /dev/null 2>&1
 tar -C "$tmp" -czf "$final/s15.tar.gz" r
-tail -2 "$r/tests-demosaic.txt" "$r/tests-pointwise.txt"
+tail -n 2 "$r/tests-demosaic.txt" "$r/tests-pointwise.txt"
 grep -E 'demosaic|fused|gamma|copy' "$r/ab/ab.txt" | grep -v 'not fused' | cut -c1-130
 grep -hE '== round|mhc|\(fused' "$r"/forced-*/forced.txt | cut -c1-150

@@ -7,18 +7,13 @@
 # Needs .devpack/bin/{vfx,test_filters_isp,test_compute}. Results: $OUT/tests.tar.gz, and with an
 # H200 s15-h200.sh's $OUT/h200.tar.gz and $OUT/summary.txt.
 set -uo pipefail
+source scripts/s15-parts.sh
 final=${OUT:-$PWD/s15-check-out}; mkdir -p "$final"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 t=$tmp/tests; mkdir -p "$t"
 nvidia-smi -L | tee "$t/gpu.txt"
-# Line-buffered, so that a run cut at its limit keeps what it printed (the demosaic tests take
-# about 110 s on an H100; the first run of this script cut them at 130 s with nothing written).
-VFX_SOURCE_DIR=$PWD timeout 240 stdbuf -oL .devpack/bin/test_filters_isp \
-  --gtest_filter='Isp.Demosaic*' > "$t/tests-demosaic.txt" 2>&1
-VFX_SOURCE_DIR=$PWD timeout 90 stdbuf -oL .devpack/bin/test_compute --gtest_filter='Pointwise*' \
-  > "$t/tests-pointwise.txt" 2>&1
+s15_tests "$t"
 tar -C "$tmp" -czf "$final/tests.tar.gz" tests
-tail -n 2 "$t/tests-demosaic.txt"; tail -n 2 "$t/tests-pointwise.txt"
 if grep -q H200 "$t/gpu.txt"; then
   OUT=$final timeout 260 bash scripts/s15-h200.sh
 fi

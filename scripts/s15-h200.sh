@@ -6,6 +6,7 @@
 #   source .devpack/env.sh && bash scripts/s15-h200.sh
 # Results: $OUT/h200.tar.gz and $OUT/summary.txt (also on stdout).
 set -uo pipefail
+source scripts/s15-parts.sh
 final=${OUT:-$PWD/s15-h200-out}; mkdir -p "$final"
 nvidia-smi -L
 nvidia-smi -L | grep -q H200 || { echo "not an H200: nothing measured"; exit 0; }
@@ -13,13 +14,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 out=$tmp/h200; mkdir -p "$out"
 nvidia-smi -L > "$out/gpu-l.txt"
 OUT=$out/bench timeout 240 bash scripts/bench-session.sh --no-play > "$out/bench-session.log" 2>&1
-fused=$(VFX_CACHE_DIR=$(mktemp -d) .devpack/bin/vfx bench --size 256x64 --filters fused \
-  --log-level debug 2>&1 | grep -o 'tuned pointwise-[0-9a-f]*' | head -1 | cut -d' ' -f2)
-OUT=$out/forced-mhc timeout 70 bash scripts/forced-bench.sh demosaic 'METHOD=0' 3 \
-  "-DPY=2 -DDI=3 -DPRMT=1 -DLX=16 -DLP=1024 16x8 px4x2" \
-  "-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024 16x8 px4x2" > /dev/null 2>&1
-[ -n "$fused" ] && OUT=$out/forced-fused timeout 60 bash scripts/forced-bench.sh fused "$fused" 3 \
-  "-DPX=4 -DQW=3 64x4 px4x1" "-DPX=4 -DQW=3 -DLT=1 64x4 px4x1" > /dev/null 2>&1
+s15_forced "$out" 70 "${S15_MHC[@]}" -- "${S15_FUSED[@]}"
 tar -C "$tmp" -czf "$final/h200.tar.gz" h200
 {
   grep -h ' 3840x2160 ' "$out"/bench/summary.txt | head -40
