@@ -152,21 +152,24 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 // at a time. Per warp, 16 output columns; the group's MW warps side by side, 16 MW columns,
 // walking down a strip of NS steps of 16 output rows.
 //  - Horizontal: D[m][n] = sum_k A[m][k] B[k][n] with m the output column (16), k the input
-//    column of a 32-wide window starting 8 left of the warp's first column (two k16 products),
-//    n the row (8 per product): A[m][k] = tap |k - 8 - m| (0 beyond the radius: radius <= 8),
+//    column of a 32-wide window starting 8 left of the warp's first column (two k16 products;
+//    K8, radius <= 4: 24 wide from 4 left, a k16 and a k8 product, see GM_OFF), n the row (8 per
+//    product): A[m][k] = tap |k - GM_OFF - m| (0 beyond the radius: radius <= 8),
 //    B[k][n] the pixel over 256, as the half 4 + value / 256 (exact; its bits are 0x44 above
 //    the byte, one byte permute), D started at -4 (the taps sum to exactly 1): H / 256, rounded
 //    to 2^-11 (eighths of a level).
 //  - Vertical: the same A (m now the output row, k the input row of a 32-row window starting 8
-//    above), B[k][n] = H / 256 at row k, column n, D started at 0 (Gaussian) or at minus the
-//    input over 256 (unsharp: see gm_start). The horizontal result's register layout (thread
-//    lane: column lane / 4 and lane / 4 + 8, rows 2 (lane % 4) and 2 (lane % 4) + 1) is exactly
-//    the vertical B operand's, so H goes from one product to the next in registers, two
-//    halves per register (a 16-row H block per window half: H of input chunk s and s + 1).
-//  - Input: the group's tile (16 MW + 16 columns: 8 apron each side) comes into __local in
-//    chunks of 16 rows (chunk j: rows sy - 8 + 16 j), a ring of three (below); output rows
-//    16 s .. 16 s + 15 of the strip need H of chunks s and s + 1, and their own input pixels
-//    (alpha, unsharp's input) from the last 8 rows of chunk s and the first 8 of chunk s + 1.
+//    above; K8: 24 from 4 above), B[k][n] = H / 256 at row k, column n, D started at 0
+//    (Gaussian) or at minus the input over 256 (unsharp: see gm_start). The horizontal result's
+//    register layout (thread lane: column lane / 4 and lane / 4 + 8, rows 2 (lane % 4) and
+//    2 (lane % 4) + 1) is exactly the vertical B operand's, so H goes from one product to the
+//    next in registers, two halves per register (a 16-row H block per window half: H of input
+//    chunk s and s + 1).
+//  - Input: the group's tile (16 MW + 16 columns: 8 apron each side; K8: 4) comes into __local
+//    in chunks of 16 rows (chunk j: rows sy - 8 + 16 j; K8: sy - 4 + 16 j), a ring of three
+//    (below); output rows 16 s .. 16 s + 15 of the strip need H of chunks s and s + 1 (K8: the
+//    first 8 rows of s + 1), and their own input pixels (alpha, unsharp's input) from rows 8 ..
+//    15 of chunk s and 0 .. 7 of chunk s + 1 (K8: rows 4 .. 15 of s and 0 .. 3 of s + 1).
 //  - Output: each work-item makes 2 x 2 pixel pairs, a column half and a channel at a time
 //    (rows g and g + 8, columns 2t, 2t + 1 and 8 + 2t, 9 + 2t); 8-byte stores (a warp writes
 //    8 rows x 32 bytes per store: whole sectors).
@@ -193,12 +196,28 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if NS < 2
 #error "gaussian: MMA strips take 2 steps or more (PoCL 3.1 corrupts memory with one)"
 #endif
-#define GM_W (16 * MW)    // output columns per group
-#define GM_TW (GM_W + 16)  // tile columns
-#define GM_TQ (GM_TW / 4)  // quads per tile row
-// Words per tile row. 8 more than the tile: a multiple of 8 and an odd multiple of 8 modulo 32
-// banks, so the 8-byte __local loads of a half warp (4 rows x 32 bytes) hit distinct banks.
-#define GM_P (GM_TW + 8)
+// -DK8=1 (radius <= 4, the default there): windows of 24 columns and rows starting 4 before the
+// outputs, each pass one k16 and one k8 product (m16n8k8) where a wider radius takes two k16 ones
+// over 32 starting 8 before: a quarter fewer window loads and byte permutes in the horizontal
+// pass, and a narrower tile. H100, 4K, unsharp (radius 3): 0.0326-0.0327 ms against
+// 0.0327-0.0329 (tuner, three rounds; filtering the second 8 rows of chunk s + 1, which the
+// vertical pass does not need, after the step's outputs took ptxas to 128 registers and
+// 0.0339-0.0340: benchmarks/2026-11-27-s16/experiments/2-k8-split).
+#ifndef K8
+#define K8 (RADIUS <= 4)
+#endif
+#if K8 && RADIUS > 4
+#error "gaussian: K8 windows reach 4 pixels"
+#endif
+#define GM_OFF (K8 ? 4 : 8)        // the windows start GM_OFF columns left of / rows above
+#define GM_NV (K8 ? 3 : 4)         // window column pairs of 8 per lane
+#define GM_W (16 * MW)             // output columns per group
+#define GM_TW (GM_W + 2 * GM_OFF)  // tile columns
+#define GM_TQ (GM_TW / 4)          // quads per tile row
+// Words per tile row: a multiple of 8 and an odd multiple of 8 modulo 32 banks, so the 8-byte
+// __local loads of a half warp (4 rows x 32 bytes) hit distinct banks: K8's tile (16 MW + 8)
+// is one, the wider tile (16 MW + 16) is one with 8 more.
+#define GM_P (K8 ? GM_TW : GM_TW + 8)
 #if defined(__NV_CL_C_VERSION) && GS_TC
 #define GM_HW 1
 #else
@@ -209,6 +228,7 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 typedef uint gm_h2;    // two halves (element k in the low half, k + 1 in the high one)
 typedef uint4 gm_a_t;  // A operand registers a0a1, a2a3, a4a5, a6a7
 typedef uint2 gm_b_t;  // B operand registers b0b1, b2b3
+typedef uint2 gm_a8_t;  // m16n8k8: A operand registers a0a1, a2a3
 
 inline gm_h2 gm_pack(float lo, float hi) {
     uint r;
@@ -230,6 +250,19 @@ inline float4 gm_mma(gm_a_t a, gm_b_t b, float4 c, __local float* sc, int lane) 
     return d;
 }
 
+// D = A B + C for the warp (16 x 8 by 8 x 8; B is one register, b0b1).
+inline float4 gm_mma8(gm_a8_t a, gm_h2 b, float4 c, __local float* sc, int lane) {
+    (void)sc;
+    (void)lane;
+    float4 d;
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+        "{%7,%8,%9,%10};"
+        : "=f"(d.x), "=f"(d.y), "=f"(d.z), "=f"(d.w)
+        : "r"(a.x), "r"(a.y), "r"(b), "f"(c.x), "f"(c.y), "f"(c.z), "f"(c.w));
+    return d;
+}
+
 // Channels R, G, B of pixel words w0, w1 as halves 4 + value / 256: [byte, 0x44] per half, by
 // byte permutes (k: 0x44444444).
 inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
@@ -243,6 +276,7 @@ inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
 typedef float2 gm_h2;  // the halves' values
 typedef float8 gm_a_t;
 typedef float4 gm_b_t;
+typedef float4 gm_a8_t;
 
 inline gm_h2 gm_pack(float lo, float hi) { return (float2)(lo, hi); }  // exact here
 
@@ -278,6 +312,11 @@ inline float4 gm_mma(gm_a_t a, gm_b_t b, float4 c, __local float* sc, int lane) 
     return d;
 }
 
+// The k8 product as a k16 one whose other 8 columns of A (rows of B) are 0.
+inline float4 gm_mma8(gm_a8_t a, gm_h2 b, float4 c, __local float* sc, int lane) {
+    return gm_mma((gm_a_t)(a, (float4)(0.0f)), (gm_b_t)(b, (float2)(0.0f)), c, sc, lane);
+}
+
 inline void gm_b3(uint w0, uint w1, uint k, gm_h2* r, gm_h2* g, gm_h2* b) {
     (void)k;
     const float4 p0 = convert_float4(pixw_channels(w0)) * 0.00390625f + 4.0f;  // exact
@@ -308,13 +347,28 @@ inline void gm_put_taps(float16 w, int lid, __local gm_h2* pt) {
 }
 
 // This work-item's A operand for window half c (columns 16 c .. 16 c + 15): element (m, k) is
-// the tap at distance k + 16 c - 8 - m; rows g, g + 8 and columns 2t, 2t + 1, 2t + 8, 2t + 9
-// are pairs at distances d, d - 8, d + 8 and d (d = 16 c + 2t - 8 - g: -15 .. 14; the pairs
-// start at -23 .. 22).
+// the tap at distance k + 16 c - GM_OFF - m; rows g, g + 8 and columns 2t, 2t + 1, 2t + 8,
+// 2t + 9 are pairs at distances d, d - 8, d + 8 and d (d = 16 c + 2t - GM_OFF - g: -15 .. 14;
+// the pairs start at -23 .. 22).
+inline int gm_tap_index(int lane, int c) {
+    return 24 - GM_OFF + 16 * c + 2 * (lane & 3) - (lane >> 2);
+}
 inline gm_a_t gm_taps(__local const gm_h2* pt, int lane, int c) {
-    const int i = 16 + 16 * c + 2 * (lane & 3) - (lane >> 2);
+    const int i = gm_tap_index(lane, c);
     return (gm_a_t)(pt[i], pt[i - 8], pt[i + 8], pt[i + 48]);
 }
+// K8: the k8 product's A operand, columns 16 .. 23 of the window (distances d and d - 8).
+inline gm_a8_t gm_taps8(__local const gm_h2* pt, int lane) {
+    const int i = gm_tap_index(lane, 1);
+    return (gm_a8_t)(pt[i], pt[i - 8]);
+}
+#if K8
+typedef gm_a8_t gm_a1_t;  // the window's second product: k8
+#define GM_TAPS1(pt, lane) gm_taps8(pt, lane)
+#else
+typedef gm_a_t gm_a1_t;  // k16
+#define GM_TAPS1(pt, lane) gm_taps(pt, lane, 1)
+#endif
 
 // The ring holds three chunks. Each step loads the chunk after next into registers (their
 // latency hidden behind the step's products) and puts them into __local at the start of the
@@ -351,7 +405,8 @@ inline gm_share_t gm_share(int lid) {
 inline void gm_fetch(__global const uchar* src, int pitch, int width, int height, int gx, int y0,
                      bool inside, const gm_share_t* sh, uint4* pf) {
     if (inside && y0 >= 0 && y0 + 16 <= height) {
-        __global const uchar* base = src + (size_t)y0 * (size_t)pitch + (size_t)(gx - 8) * 4;
+        __global const uchar* base =
+            src + (size_t)y0 * (size_t)pitch + (size_t)(gx - GM_OFF) * 4;
 #pragma unroll
         for (int j = 0; j < GM_NPF; ++j)
             if (sh->rr[j] < 16)
@@ -360,7 +415,7 @@ inline void gm_fetch(__global const uchar* src, int pitch, int width, int height
 #pragma unroll
         for (int j = 0; j < GM_NPF; ++j)
             if (sh->rr[j] < 16)
-                pf[j] = load_quadw(src, pitch, gx - 8 + 4 * sh->q[j],
+                pf[j] = load_quadw(src, pitch, gx - GM_OFF + 4 * sh->q[j],
                                    clamp_y(y0 + sh->rr[j], height), width);
     }
 }
@@ -373,24 +428,29 @@ inline void gm_put(__local uint* slot, const gm_share_t* sh, const uint4* pf) {
 
 // H of a ring chunk (16 rows) for this warp's 16 columns, as h[4 c + 2 j + b]: channel c,
 // column half j (columns g and g + 8), row block b (rows 8 b .. 8 b + 7 of the chunk): the
-// vertical product's B operand is the pair h[4 c + 2 j], h[4 c + 2 j + 1].
-inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a0, gm_a_t a1,
+// vertical product's B operand is the pair h[4 c + 2 j], h[4 c + 2 j + 1] (K8's k8 product:
+// h[4 c + 2 j] alone).
+inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a0, gm_a1_t a1,
                           uint k, __local float* sc, gm_h2* h) {
     const int g = lane >> 2;
     const int t = lane & 3;
 #pragma unroll
     for (int b = 0; b < 2; ++b) {
         __local const uint* p = slot + (8 * b + g) * GM_P + 16 * warp + 2 * t;
-        gm_h2 v[4][3];  // window columns 2t + 8 i, 2t + 8 i + 1; channel
+        gm_h2 v[GM_NV][3];  // window columns 2t + 8 i, 2t + 8 i + 1; channel
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < GM_NV; ++i) {
             const uint2 w = *(__local const uint2*)(p + 8 * i);
             gm_b3(w.x, w.y, k, &v[i][0], &v[i][1], &v[i][2]);
         }
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             float4 d = gm_mma(a0, (gm_b_t)(v[0][c], v[1][c]), (float4)(-4.0f), sc, lane);
+#if K8
+            d = gm_mma8(a1, v[2][c], d, sc, lane);
+#else
             d = gm_mma(a1, (gm_b_t)(v[2][c], v[3][c]), d, sc, lane);
+#endif
             // To eighths of a level (2^-11 here), ties to even (GS_FX): H / 256 is then exact as a
             // half. Quarters would need no adds (cvt rounds a half 1 + H / 256 to them): 1-4 %
             // faster on the H100, and twice the error.
@@ -439,7 +499,7 @@ inline uint4 gm_level(float4 d, float4 start, float a) {
 // s) and nxt (rows 0 .. 7 of chunk s + 1).
 inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int height, int x0,
                         int oy, __local const uint* cur, __local const uint* nxt, int lane,
-                        gm_a_t a0, gm_a_t a1, __local float* sc, const gm_h2* hc,
+                        gm_a_t a0, gm_a1_t a1, __local float* sc, const gm_h2* hc,
                         const gm_h2* hn, float amount, uint m) {
     const int g = lane >> 2;
     const int t = lane & 3;
@@ -448,22 +508,34 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
     const int y = oy + g;
     __global uchar* row0 = dst + (size_t)y * (size_t)dst_pitch + (size_t)(x0 + 2 * t) * 4;
     __global uchar* row1 = row0 + 8 * (size_t)dst_pitch;
+    // Their input words: rows GM_OFF + g of chunk s, and GM_OFF + 8 + g of chunk s (K8, g < 4) or
+    // of chunk s + 1 (row GM_OFF - 8 + g there).
+    __local const uint* in0 = cur + (GM_OFF + g) * GM_P + GM_OFF + 2 * t;
+#if K8
+    __local const uint* in1 =
+        (g < 4 ? cur + 12 * GM_P : nxt - 4 * GM_P) + g * GM_P + GM_OFF + 2 * t;
+#else
+    __local const uint* in1 = nxt + g * GM_P + GM_OFF + 2 * t;
+#endif
     // Column half by column half (columns 2t, 2t + 1 and 8 + 2t, 9 + 2t), channel by channel:
     // each channel's levels go into the output words at once (byte permutes), so few sums are
     // live (the registers decide how many groups an SM holds).
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
-        // Input words: rows g (chunk s's row 8 + g) and g + 8 (chunk s + 1's row g).
-        const uint2 w0 = *(__local const uint2*)(cur + (8 + g) * GM_P + 8 + 2 * t + 8 * j);
-        const uint2 w1 = *(__local const uint2*)(nxt + g * GM_P + 8 + 2 * t + 8 * j);
+        const uint2 w0 = *(__local const uint2*)(in0 + 8 * j);
+        const uint2 w1 = *(__local const uint2*)(in1 + 8 * j);
         uint4 o = (uint4)(w0.x, w0.y, w1.x, w1.y);  // alpha stays; R, G, B replaced below
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const float4 st = gm_start(o, m, (uint)c);  // o's byte c is still the input's
             const float4 u = gm_mma(a0, (gm_b_t)(hc[4 * c + 2 * j], hc[4 * c + 2 * j + 1]), st,
                                     sc, lane);
+#if K8
+            const float4 d = gm_mma8(a1, hn[4 * c + 2 * j], u, sc, lane);
+#else
             const float4 d = gm_mma(a1, (gm_b_t)(hn[4 * c + 2 * j], hn[4 * c + 2 * j + 1]), u,
                                     sc, lane);
+#endif
             const uint4 l = gm_level(d, st, amount);  // levels in the low bytes
             // Byte c of each word from the level's low byte (selectors 0x3214, 0x3240, 0x3410).
             const uint sel = c == 0 ? 0x3214u : c == 1 ? 0x3240u : 0x3410u;
@@ -499,7 +571,7 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     const int gx = (int)get_group_id(0) * GM_W;        // the group's first output column
     const int sy = (int)get_group_id(1) * (16 * NS);  // the strip's first output row
     if (sy >= height) return;                         // the whole group
-    const bool inside = gx >= 8 && gx + GM_W + 8 <= width;  // the tile's columns
+    const bool inside = gx >= GM_OFF && gx + GM_W + GM_OFF <= width;  // the tile's columns
     // Constants in registers (see RM): the halves' exponent bytes; unsharp's 2^15.
     const uint k = 0x44444444u | ((uint)get_num_groups(0) >> 31);
     const uint m = 0x47000000u | ((uint)get_num_groups(0) >> 31);
@@ -514,12 +586,12 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     gm_h2 hn[12];  // H of chunk s + 1
     uint4 pf[GM_NPF];
     gm_put_taps(wh, warp * 32 + lane, pt);
-    gm_fetch(src, src_pitch, width, height, gx, sy - 8, inside, &sh, pf);
+    gm_fetch(src, src_pitch, width, height, gx, sy - GM_OFF, inside, &sh, pf);
     gm_put(tile, &sh, pf);
-    gm_fetch(src, src_pitch, width, height, gx, sy + 8, inside, &sh, pf);
+    gm_fetch(src, src_pitch, width, height, gx, sy - GM_OFF + 16, inside, &sh, pf);
     barrier(CLK_LOCAL_MEM_FENCE);
     const gm_a_t a0 = gm_taps(pt, lane, 0);
-    const gm_a_t a1 = gm_taps(pt, lane, 1);
+    const gm_a1_t a1 = GM_TAPS1(pt, lane);
     gm_horizontal(tile, warp, lane, a0, a1, k, sc, hc);
     int cur = 0;  // ring slot of chunk s
     for (int s = 0; s < nsteps; ++s) {
@@ -528,7 +600,7 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
         gm_put(tile + nxt * (16 * GM_P), &sh, pf);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (s + 1 < nsteps)
-            gm_fetch(src, src_pitch, width, height, gx, oy + 24, inside, &sh, pf);
+            gm_fetch(src, src_pitch, width, height, gx, oy + 32 - GM_OFF, inside, &sh, pf);
         gm_horizontal(tile + nxt * (16 * GM_P), warp, lane, a0, a1, k, sc, hn);
         gm_vertical(dst, dst_pitch, width, height, x0, oy, wt + cur * (16 * GM_P),
                     wt + nxt * (16 * GM_P), lane, a0, a1, sc, hc, hn, wv.sf, m);

@@ -38,6 +38,8 @@ for b in "$work"/bin/*.bin; do
 done > "$out/ptxas.txt"
 
 # The A/B itself: scripts/tuner-ab.sh, base first in each round (a missing base is skipped).
+# AB_BUILDS (e.g. "vfx-base vfx-x vfx"): other programs under .devpack/bin, in that order.
 builds=(vfx); [ -x .devpack/bin/vfx-base ] && builds=(vfx-base vfx)
+[ -n "${AB_BUILDS:-}" ] && read -r -a builds <<< "$AB_BUILDS"
 OUT="$out" bash scripts/tuner-ab.sh "$rounds" 3840x2160 "$filters" "${builds[@]}" > /dev/null
 cat "$out/ab.txt"
