@@ -65,7 +65,7 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #define GS_FX 1
 #endif
 #ifndef GS_TC
-#define GS_TC 0  // the device has PTX mma.sync m16n8k16 (host: NVIDIA, compute capability 8.0+)
+#define GS_TC 0  // the device has PTX mma.sync m16n8k16/k8 (host: NVIDIA, compute capability 8.0+)
 #endif
 #if defined(C3) && C3 && !(defined(LM) && LM == 2)
 #error "gaussian: C3 is an option of the streaming path (LM=2)"
@@ -144,13 +144,13 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 
 #if defined(MMA) && MMA
 // ---- Tensor-core version (-DMMA=1 -DMW=warps -DNS=steps; RGBA8, work-group 32 x MW) ----
-// Both passes as matrix products on NVIDIA's tensor cores (PTX mma.sync m16n8k16: f16 inputs,
-// f32 sums), exact: every product and partial sum of the fixed-point definition (see GS_FX), in
-// the shifted and scaled form the products compute it (pixels as 4 + x / 256, below), is a
-// float with at most 24 significant bits, so the hardware's sums, whatever their order
-// and internal rounding, are the exact values the other candidates compute one multiply-add
-// at a time. Per warp, 16 output columns; the group's MW warps side by side, 16 MW columns,
-// walking down a strip of NS steps of 16 output rows.
+// Both passes as matrix products on NVIDIA's tensor cores (PTX mma.sync m16n8k16, and m16n8k8
+// for K8: f16 inputs, f32 sums), exact: every product and partial sum of the fixed-point
+// definition (see GS_FX), in the shifted and scaled form the products compute it (pixels as
+// 4 + x / 256, below), is a float with at most 24 significant bits, so the hardware's sums,
+// whatever their order and internal rounding, are the exact values the other candidates compute
+// one multiply-add at a time. Per warp, 16 output columns; the group's MW warps side by side,
+// 16 MW columns, walking down a strip of NS steps of 16 output rows.
 //  - Horizontal: D[m][n] = sum_k A[m][k] B[k][n] with m the output column (16), k the input
 //    column of a 32-wide window starting 8 left of the warp's first column (two k16 products;
 //    K8, radius <= 4: 24 wide from 4 left, a k16 and a k8 product, see GM_OFF), n the row (8 per
@@ -348,8 +348,8 @@ inline void gm_put_taps(float16 w, int lid, __local gm_h2* pt) {
 
 // This work-item's A operand for window half c (columns 16 c .. 16 c + 15): element (m, k) is
 // the tap at distance k + 16 c - GM_OFF - m; rows g, g + 8 and columns 2t, 2t + 1, 2t + 8,
-// 2t + 9 are pairs at distances d, d - 8, d + 8 and d (d = 16 c + 2t - GM_OFF - g: -15 .. 14;
-// the pairs start at -23 .. 22).
+// 2t + 9 are pairs at distances d, d - 8, d + 8 and d (d = 16 c + 2t - GM_OFF - g: -15 .. 14,
+// K8 -11 .. 18; the pairs start at -23 .. 22, K8 -19 .. 18: inside the table).
 inline int gm_tap_index(int lane, int c) {
     return 24 - GM_OFF + 16 * c + 2 * (lane & 3) - (lane >> 2);
 }
@@ -496,7 +496,7 @@ inline uint4 gm_level(float4 d, float4 start, float a) {
 
 // The vertical products and the outputs of one step: output rows oy .. oy + 15 from H of
 // chunks s (hc) and s + 1 (hn); their input words from ring slots cur (rows 8 .. 15 of chunk
-// s) and nxt (rows 0 .. 7 of chunk s + 1).
+// s; K8: 4 .. 15) and nxt (rows 0 .. 7 of chunk s + 1; K8: 0 .. 3).
 inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int height, int x0,
                         int oy, __local const uint* cur, __local const uint* nxt, int lane,
                         gm_a_t a0, gm_a1_t a1, __local float* sc, const gm_h2* hc,
@@ -513,7 +513,7 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
     __local const uint* in0 = cur + (GM_OFF + g) * GM_P + GM_OFF + 2 * t;
 #if K8
     __local const uint* in1 =
-        (g < 4 ? cur + 12 * GM_P : nxt - 4 * GM_P) + g * GM_P + GM_OFF + 2 * t;
+        (g < 4 ? cur + (12 + g) * GM_P : nxt + (g - 4) * GM_P) + GM_OFF + 2 * t;
 #else
     __local const uint* in1 = nxt + g * GM_P + GM_OFF + 2 * t;
 #endif

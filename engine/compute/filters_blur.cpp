@@ -325,7 +325,8 @@ public:
     }
 
     void enqueue(FilterIo& io) {
-        // GS_TC: the device runs PTX mma.sync m16n8k16 (gaussian.cl's MMA candidates).
+        // GS_TC: the device runs PTX mma.sync m16n8k16 and m16n8k8 (gaussian.cl's MMA
+        // candidates).
         const bool tc = io.cl.info().nv_compute_capability >= 80;
         const std::string opts =
             fmt::format("{} -DRADIUS={} -DUNSHARP={} -DGS_TC={}", work_options(io.g.format),
