@@ -7,6 +7,7 @@
 #include "compute/chain.hpp"
 #include "compute/cl_args.hpp"
 #include "compute/cl_context.hpp"
+#include "compute/isp_common.hpp"
 #include "core/error.hpp"
 
 namespace vfx {
@@ -274,8 +275,7 @@ std::string steps(const std::vector<PointwiseOp>& ops, const std::vector<std::st
 }  // namespace
 
 std::vector<std::string> PointwiseFilter::variant_labels(bool tables, WorkFormat f) {
-    const std::string options =
-        fmt::format("-DWORK16={} -DMONO={}", is_deep(f) ? 1 : 0, is_mono(f) ? 1 : 0);
+    const std::string options = isp::format_options(f);
     std::vector<std::string> out;
     for (const KernelVariant& v : variants(tables))
         if (!v.applies || v.applies(options)) out.push_back(v.label());
@@ -354,8 +354,7 @@ void PointwiseFilter::enqueue(FilterIo& io) {
         io.cl.add_source(name, text);
         tk = std::make_unique<TunedKernel>(name, "pointwise", variants(has_table(ops_)));
     }
-    const std::string options =
-        fmt::format("-DWORK16={} -DMONO={}", is_deep(io.g.format) ? 1 : 0, mono ? 1 : 0);
+    const std::string options = isp::format_options(io.g.format);
     const int bits = io.bits();
     io.events.push_back(tk->enqueue(
         io.cl, io.queue, options, io.g.width, io.g.height, [&](cl_kernel k, std::array<size_t, 2>) {
