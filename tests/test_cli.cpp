@@ -719,8 +719,16 @@ sleep 1
 import -window root "PNG24:$dir/before.png"
 xdotool key h
 sleep 1
-xdotool mousemove 142 184 keydown ctrl click 1 keyup ctrl
+# At a person's pace: a frame must see the pointer over the slider and Ctrl held before the
+# click, or ImGui takes a plain click that sets the value under the pointer.
+xdotool mousemove 142 184
+sleep 0.5
+xdotool keydown ctrl
 sleep 0.3
+xdotool click 1
+sleep 0.3
+xdotool keyup ctrl
+sleep 0.5
 xdotool key ctrl+a
 xdotool type 0
 xdotool key Return
