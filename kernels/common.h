@@ -180,10 +180,11 @@ inline void store_quad(__global uchar* dst, int pitch, int xa, int y, int width,
 // ---- Byte permutes (-DPRMT=1 in the kernels that offer it; sobel and the QW=3 words) ----
 // PTX's prmt.b32 (default mode): byte i of the result is byte (s >> 4i) & 7 of the eight bytes
 // b:a (a the low four). Every selector nibble used must be below 8: PTX takes bit 3 of a nibble
-// as "replicate the byte's sign bit", which the twin below does not do. NVIDIA's compiler (it defines __NV_CL_C_VERSION) gets the instruction
-// itself: one PRMT where picking bytes out of two words takes a shift and a mask or two, on the
-// integer pipe that the integer kernels keep busiest. Elsewhere the same bytes by shifts and
-// masks (s is a constant at every use, so they fold).
+// as "replicate the byte's sign bit", which the twin below does not do. NVIDIA's compiler (it
+// defines __NV_CL_C_VERSION) gets the instruction itself: one PRMT where picking bytes out of two
+// words takes a shift and a mask or two, on the integer pipe that the integer kernels keep
+// busiest. Elsewhere the same bytes by shifts and masks (s is a constant at every use, so they
+// fold).
 inline uint vfx_prmt(uint a, uint b, uint s) {
 #ifdef __NV_CL_C_VERSION
     uint d;
@@ -407,7 +408,8 @@ inline pixw_t load_pixw(__global const uchar* src, int pitch, int x, int y, int 
 // Quad at xa of row y (y inside the frame), clamped to the edge, as words.
 inline quadw_t load_quadw(__global const uchar* src, int pitch, int xa, int y, int width) {
     __global const uchar* row = src + (size_t)y * (size_t)pitch;
-    if (xa >= 0 && xa + 3 < width) return *(__global const quadw_t*)(row + (size_t)xa * sizeof(pix_t));
+    if (xa >= 0 && xa + 3 < width)
+        return *(__global const quadw_t*)(row + (size_t)xa * sizeof(pix_t));
     return (quadw_t)(pix_as_w(load_pix(src, pitch, clamp_x(xa, width), y)),
                      pix_as_w(load_pix(src, pitch, clamp_x(xa + 1, width), y)),
                      pix_as_w(load_pix(src, pitch, clamp_x(xa + 2, width), y)),

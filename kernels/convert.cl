@@ -202,7 +202,8 @@ inline void convert_row(__global const uchar* src, uint off0, int pitch0, uint o
             return;
 #endif
 #if WORK16
-        *(__global ushort16*)(row + x0) = (ushort16)(ONE(x0), ONE(x0 + 1), ONE(x0 + 2), ONE(x0 + 3));
+        *(__global ushort16*)(row + x0) =
+            (ushort16)(ONE(x0), ONE(x0 + 1), ONE(x0 + 2), ONE(x0 + 3));
 #else
         *(__global uchar16*)(row + x0) = (uchar16)(ONE(x0), ONE(x0 + 1), ONE(x0 + 2), ONE(x0 + 3));
 #endif

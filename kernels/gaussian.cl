@@ -173,8 +173,9 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 //  - Output: each work-item makes 2 x 2 pixel pairs, a column half and a channel at a time
 //    (rows g and g + 8, columns 2t, 2t + 1 and 8 + 2t, 9 + 2t); 8-byte stores (a warp writes
 //    8 rows x 32 bytes per store: whole sectors).
-// H100, 4K: Gaussian (radius 6) 0.034-0.035 ms, unsharp (radius 3) 0.034-0.035, against 0.051
-// and 0.042 for the best float candidates. The kernel is bound by its instructions more than by
+// H100, 4K: Gaussian (radius 6) 0.0337-0.0338 ms, unsharp (radius 3) 0.0324-0.0326 (2026-11-27;
+// 0.034-0.035 both when this path came, against 0.051 and 0.042 for the best float candidates:
+// BENCHMARKS.md has the rest). The kernel is bound by its instructions more than by
 // memory: with no arithmetic (the output a copy of the ring's input) the same loads, ring and
 // stores take 0.0277 ms, 95 % of a copy. So every instruction of the step counts: no per-lane
 // tap selection (a table, gm_put_taps), no register copies around the products (operands that
@@ -999,7 +1000,8 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void gaussian_strip(
                 float4 acc[4];
 #pragma unroll
                 for (int c = 0; c < 4; ++c)
-                    acc[c] = (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c), 0.0f);
+                    acc[c] = (float4)(gs_lane(ar[i], c), gs_lane(ag[i], c), gs_lane(ab[i], c),
+                                      0.0f);
                 gs_store(src, src_pitch, dst, dst_pitch, xa, y, width, acc, wv.sf);
 #endif
             }

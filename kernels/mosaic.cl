@@ -46,8 +46,9 @@ __kernel void mosaic(__global const uchar* src, int src_pitch, __global uchar* d
                                     pick_w(QW_PIX(q, 3), cfa_at(CFA, 1, y)));
 #else
         const quad_t q = load_quad(src, src_pitch, xa, y, width);
-        const mono4_t m = (mono4_t)(pick(q.lo.lo, cfa_at(CFA, 0, y)), pick(q.lo.hi, cfa_at(CFA, 1, y)),
-                                    pick(q.hi.lo, cfa_at(CFA, 0, y)), pick(q.hi.hi, cfa_at(CFA, 1, y)));
+        const mono4_t m =
+            (mono4_t)(pick(q.lo.lo, cfa_at(CFA, 0, y)), pick(q.lo.hi, cfa_at(CFA, 1, y)),
+                      pick(q.hi.lo, cfa_at(CFA, 0, y)), pick(q.hi.hi, cfa_at(CFA, 1, y)));
 #endif
         __global uchar* row = dst + (size_t)y * (size_t)dst_pitch;
         if (xa + 3 < width) {

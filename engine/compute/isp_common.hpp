@@ -1,7 +1,8 @@
 #pragma once
-// Helpers shared by filters_isp.cpp and filters_composite.cpp: kernels cached per build
-// options, the common argument prefix (src, src_pitch, dst, dst_pitch, width, height) and
-// Bayer pattern codes.
+// Helpers shared by filters_isp.cpp and filters_composite.cpp (format_options also by the
+// point-wise generator and the processor's histogram view): kernels cached per build options,
+// the common argument prefix (src, src_pitch, dst, dst_pitch, width, height) and Bayer
+// pattern codes.
 #include <fmt/format.h>
 
 #include <array>

@@ -18,6 +18,7 @@ extern "C" {
 #include <thread>
 
 #include "compute/cl_args.hpp"
+#include "compute/isp_common.hpp"
 #include "compute/processor.hpp"
 #include "core/error.hpp"
 
@@ -70,11 +71,6 @@ HostFrame blank_frame(const SourceFormat& sf, int w, int h) {
     f.width = w;
     f.height = h;
     return f;
-}
-
-std::string count_options(WorkFormat f) {
-    // The same options as the histogram filter's (one program for both kernels).
-    return fmt::format("-DWORK16={} -DMONO={}", is_deep(f) ? 1 : 0, is_mono(f) ? 1 : 0);
 }
 
 }  // namespace
@@ -400,10 +396,11 @@ void FrameProcessor::enqueue_view(PendingFrame& out, cl_mem input, const FrameGe
     };
     std::vector<ClEvent> events;
     if (view_.histograms) {
+        // The histogram filter's options: its program serves the view too.
         const ConvertKernel* after =
-            view_kernel("histogram.cl", "histogram_count", count_options(g.format));
+            view_kernel("histogram.cl", "histogram_count", isp::format_options(g.format));
         const ConvertKernel* before =
-            view_kernel("histogram.cl", "histogram_count", count_options(input_g.format));
+            view_kernel("histogram.cl", "histogram_count", isp::format_options(input_g.format));
         if (after && before) {
             auto count = [&](const ConvertKernel& k, cl_mem src, const FrameGeometry& sg,
                              std::shared_ptr<PendingFrame::Pinned>& host) {
