@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -976,6 +977,42 @@ TEST(DecodeErrors, CorruptBytesMidFileAreSkipped) {
                 static_cast<long long>(st.packets_corrupt));
     EXPECT_GT(n, 20);  // the frames before and after the damage still decode
     EXPECT_TRUE(st.packets_corrupt > 0 || n < 40) << n << " frames, " << st.packets_corrupt;
+}
+
+// A transport stream that lost one 188-byte packet in twelve (a lossy link): the decoder fills
+// in the lost slices, and every frame it makes is passed on, counted as concealed, as ffmpeg
+// passes them on; none is dropped, and the error budget is not spent.
+TEST(DecodeErrors, LostTransportPacketsGiveConcealedFramesNotGaps) {
+    const std::string good = make_media(
+        "lossy_src.ts",
+        "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 60 -c:v libx264 -preset ultrafast "
+        "-crf 8 -g 30 -bf 0 -pix_fmt yuv420p");
+    ASSERT_FALSE(good.empty());
+    const std::vector<char> b = read_bytes(good);
+    ASSERT_EQ(b.size() % 188, 0u);
+    std::vector<char> lossy;
+    for (size_t i = 0; i * 188 < b.size(); ++i)
+        if (i < 3 || i % 12 != 0) lossy.insert(lossy.end(), &b[i * 188], &b[i * 188] + 188);
+    const std::string bad = test_dir() + "/lossy.ts";
+    write_bytes(bad, lossy);
+    std::string probed;  // the frames FFmpeg's own decoder makes of it
+    ASSERT_EQ(vfx::test::run_command("ffprobe -v quiet -count_frames -select_streams v:0 "
+                                     "-show_entries stream=nb_read_frames -of csv=p=0 '" +
+                                         bad + "' 2>/dev/null",
+                                     &probed),
+              0)
+        << probed;
+    const int ffmpeg_frames = std::atoi(probed.c_str());
+    ASSERT_GT(ffmpeg_frames, 40) << probed;
+
+    auto src = Source::open(input(bad));
+    int n = 0;
+    while (src->next())
+        ++n;
+    const SourceStats st = src->stats();
+    EXPECT_EQ(n, ffmpeg_frames);
+    EXPECT_GT(st.frames_concealed, 0);
+    EXPECT_GT(st.packets_corrupt, 0);
 }
 
 // Every packet garbage: PNG frames in Matroska with each IDAT chunk's payload overwritten. The

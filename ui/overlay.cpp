@@ -364,9 +364,11 @@ std::optional<Chain> Overlay::chain_panel(const OverlayState& s) {
 
 void Overlay::status_panel(const OverlayState& s) {
     ImGui::Text("%s", s.source.c_str());
-    ImGui::Text("%.1f fps   frame %lld   dropped %lld   skipped (corrupt) %lld", s.fps,
-                static_cast<long long>(s.frames), static_cast<long long>(s.dropped),
-                static_cast<long long>(s.corrupt));
+    ImGui::Text("%.1f fps   frame %lld   dropped %lld", s.fps, static_cast<long long>(s.frames),
+                static_cast<long long>(s.dropped));
+    if (s.corrupt || s.concealed)
+        ImGui::Text("damaged input: %lld packets, %lld frames concealed",
+                    static_cast<long long>(s.corrupt), static_cast<long long>(s.concealed));
     const std::string pos = s.duration_s > 0
                                 ? clock_text(s.position_s) + " / " + clock_text(s.duration_s)
                                 : clock_text(s.position_s);

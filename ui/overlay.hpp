@@ -30,7 +30,8 @@ struct OverlayState {
     std::string source;            // e.g. "1280x720 yuv420p h264, bt709 limited"
     const Chain* chain = nullptr;  // the chain the editor starts from (read on the first build)
     double fps = 0;
-    int64_t frames = 0, dropped = 0, corrupt = 0;
+    int64_t frames = 0, dropped = 0;
+    int64_t corrupt = 0, concealed = 0;  // SourceStats::packets_corrupt, frames_concealed
     size_t queue_depth = 0, queue_capacity = 0;
     const TimingLog* timing = nullptr;
     const Histogram* histogram = nullptr;  // the chain's `histogram` filter, latest frame

@@ -257,6 +257,7 @@ int run_play(const PlayOptions& o) {
             state.frames = player->frames_shown();
             state.dropped = player->frames_dropped();
             state.corrupt = ss.packets_corrupt;
+            state.concealed = ss.frames_concealed;
             state.queue_depth = ss.queue_depth;
             state.queue_capacity = ss.queue_capacity;
             state.source = player->frame_description() + "  " + player->stream().codec;

@@ -429,7 +429,10 @@ int direct_get_buffer2(AVCodecContext* ctx, AVFrame* frame, int flags) {
 
 // --- the source --------------------------------------------------------------------------------
 
-// Like mpv's vd_lavc: after this many consecutive undecodable packets the stream is given up.
+// The error budget. Damage the decoder conceals (AV_FRAME_FLAG_CORRUPT, decode_error_flags:
+// a lost slice filled in) still gives a frame, passed on and counted, as ffmpeg and mpv pass
+// it on; a packet the demuxer flags is counted; only errors the decoder returns are spent
+// from the budget, and this many in a row, with no frame between them, end the stream.
 constexpr int kMaxConsecutiveErrors = 100;
 
 class FfSource final : public Source {
@@ -656,8 +659,10 @@ private:
             decode_loop();
             std::lock_guard lk(mu_);
             if (stats_.frames_decoded == 0 && !stop_)
-                error_ = std::make_exception_ptr(
-                    Error(fmt::format("no frame of '{}' could be decoded ({} corrupt packets)",
+                error_ = std::make_exception_ptr(Error(
+                    packets_read_ == 0
+                        ? fmt::format("'{}' has no packets of its video stream", name_)
+                        : fmt::format("no frame of '{}' could be decoded ({} corrupt packets)",
                                       name_, stats_.packets_corrupt)));
         } catch (...) {
             std::lock_guard lk(mu_);
@@ -671,15 +676,18 @@ private:
         not_empty_.notify_all();
     }
 
-    void count_corrupt(int err, const char* where) {
+    // An error the decoder returned (`counted`: its packet is in packets_corrupt already,
+    // flagged by the demuxer). Spends the error budget.
+    void count_corrupt(int err, const char* where, bool counted = false) {
         int64_t total = 0;
         {
             std::lock_guard lk(mu_);
-            total = ++stats_.packets_corrupt;
+            total = counted ? stats_.packets_corrupt : ++stats_.packets_corrupt;
         }
         ++consecutive_errors_;
+        note_damage();
         spdlog::debug("'{}': skipped a corrupt packet ({}: {}), {} so far", name_, where,
-                      err ? error_text(err) : std::string("frame flagged corrupt"), total);
+                      error_text(err), total);
         if (consecutive_errors_ >= kMaxConsecutiveErrors) {
             int64_t decoded = 0;
             {
@@ -688,9 +696,26 @@ private:
             }
             if (decoded == 0)
                 fail("no frame of '{}' could be decoded ({} corrupt packets)", name_, total);
-            fail("decoding '{}' failed: {} consecutive corrupt packets", name_,
+            fail("decoding '{}' failed: {} packets in a row could not be decoded", name_,
                  consecutive_errors_);
         }
+    }
+
+    // The first damage of a pass gets one warning line, and the pass's end a summary
+    // (summarise_damage): never a line per packet.
+    void note_damage() {
+        if (damage_warned_) return;
+        damage_warned_ = true;
+        spdlog::warn("'{}': damaged data near {:.2f} s; what cannot be decoded is skipped", name_,
+                     last_time_s_);
+    }
+
+    void summarise_damage() {
+        if (!damage_warned_ || damage_summarised_) return;
+        damage_summarised_ = true;
+        std::lock_guard lk(mu_);
+        spdlog::warn("'{}': {} damaged packets, {} frames decoded with concealed damage", name_,
+                     stats_.packets_corrupt, stats_.frames_concealed);
     }
 
     void decode_loop() {
@@ -726,9 +751,13 @@ private:
                     continue;
                 } else {
                     note_packet(*pkt);
-                    if (pkt->flags & AV_PKT_FLAG_CORRUPT) {  // the demuxer saw damage
-                        std::lock_guard lk(mu_);
-                        ++stats_.packets_corrupt;
+                    const bool flagged = pkt->flags & AV_PKT_FLAG_CORRUPT;
+                    if (flagged) {  // the demuxer saw damage; the decoder may still cope
+                        {
+                            std::lock_guard lk(mu_);
+                            ++stats_.packets_corrupt;
+                        }
+                        note_damage();
                         spdlog::debug("'{}': the demuxer flagged a corrupt packet", name_);
                     }
                     int s = avcodec_send_packet(dec_.get(), pkt.get());
@@ -739,12 +768,13 @@ private:
                     }
                     av_packet_unref(pkt.get());
                     if (s < 0 && s != err_eof() && s != err_posix(EAGAIN))
-                        count_corrupt(s, "send_packet");
+                        count_corrupt(s, "send_packet", flagged);
                 }
             }
             if (!receive_frames(frame.get())) return;
             if (seek_flag_.load()) continue;
             if (draining && decoder_drained_) {
+                summarise_damage();
                 if (discarding_ && held_) {
                     // The seek target lies beyond the last frame: show the last one.
                     discarding_ = false;
@@ -819,6 +849,11 @@ private:
 
     // Remembers when each packet left the demuxer, to stamp the frame it becomes.
     void note_packet(const AVPacket& pkt) {
+        ++packets_read_;
+        if (pkt.pts != no_pts()) {
+            const int64_t from = start_pts_ == no_pts() ? 0 : start_pts_;
+            last_time_s_ = static_cast<double>(pkt.pts - from) * av_q2d(stream_->time_base);
+        }
         last_packet_at_ = Clock::now();
         if (pkt.pts == no_pts()) return;
         if (packet_times_.size() >= 64) packet_times_.pop_front();
@@ -846,9 +881,11 @@ private:
                 continue;
             }
             if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags) {
-                av_frame_unref(frame);
-                count_corrupt(0, "frame");
-                continue;
+                {
+                    std::lock_guard lk(mu_);
+                    ++stats_.frames_concealed;
+                }
+                note_damage();
             }
             consecutive_errors_ = 0;
             if (discarding_) {
@@ -1063,6 +1100,10 @@ private:
     int64_t next_index_ = 0;
     int64_t frames_this_pass_ = 0;
     int consecutive_errors_ = 0;
+    int64_t packets_read_ = 0;    // of the video stream, every pass
+    double last_time_s_ = 0;      // the last packet's pts, for the damage warning
+    bool damage_warned_ = false;  // damage_* are the decode thread's, once per source
+    bool damage_summarised_ = false;
     bool decoder_drained_ = false;
     bool warned_fallback_ = false;
     Clock::time_point busy_since_;

@@ -54,7 +54,10 @@ struct StreamInfo {
 
 struct SourceStats {
     int64_t frames_decoded = 0;
-    int64_t packets_corrupt = 0;   // skipped and counted; the run goes on
+    int64_t packets_corrupt = 0;   // flagged by the demuxer (still decoded) or refused by the
+                                   // decoder (skipped); counted, the run goes on
+    int64_t frames_concealed = 0;  // decoded with damage the decoder hid (a lost slice filled
+                                   // in from its neighbours): passed on like any frame, counted
     int64_t frames_fallback = 0;   // converted by libswscale on the CPU
     int64_t frames_direct = 0;     // queued frames whose planes are in an allocator block
                                    // (HostFrame::block; counted at each push)

@@ -44,6 +44,7 @@ nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const D
     j["fps"] = run.wall_s > 0 ? static_cast<double>(run.frames) / run.wall_s : 0.0;
     j["source_stats"] = {{"frames_decoded", run.source.frames_decoded},
                          {"packets_corrupt", run.source.packets_corrupt},
+                         {"frames_concealed", run.source.frames_concealed},
                          {"frames_fallback", run.source.frames_fallback},
                          {"frames_direct", run.source.frames_direct}};
     j["direct_decode"] = stream.direct_decode;
