@@ -451,6 +451,85 @@ TEST(Cli, BadInputsGiveOneLineAndNoOutput) {
         EXPECT_EQ(e.path().filename(), "notes.txt") << "left behind: " << e.path();
 }
 
+// Paths that would destroy a file the user has, or numbers the program cannot honour, are
+// refused before any work, with one line; nothing is written and the input is untouched.
+TEST(Cli, ClashingPathsAndBadNumbersAreRefusedBeforeTheRun) {
+    const std::string dir = scratch_dir();
+    const std::string in = dir + "/in.png";
+    ASSERT_EQ(vfx_run("process --input '" + kSample + "' --frames 1 --output '" + in + "'").status,
+              0);
+    const auto size = fs::file_size(in);
+    const std::string run = "process --input '" + in + "' ";
+    expect_one_line_error(vfx_run(run + "--output '" + in + "'"), "the same file");
+    expect_one_line_error(vfx_run(run + "--output null --report '" + dir + "/./in.png'"),
+                          "the same file");
+    expect_one_line_error(
+        vfx_run(run + "--output '" + dir + "/o.png' --report '" + dir + "/o.png'"),
+        "--output and --report");
+    expect_one_line_error(
+        vfx_run(run + "--output '" + dir + "/o.png' --save-preset '" + dir + "/o.png'"),
+        "--output and --save-preset");
+    expect_one_line_error(vfx_run(run + "--output null --frames 0"), "at least 1, not '0'");
+    expect_one_line_error(vfx_run(run + "--output null --frames 2.5"), "whole number");
+    expect_one_line_error(vfx_run("play --headless --decode-threads 100000 '" + in + "'"),
+                          "from 0 to 64");
+    expect_one_line_error(vfx_run("play --headless --speed nan '" + in + "'"), "'nan'");
+    expect_one_line_error(vfx_run("play --headless --screenshot '" + dir + "/s.jpg' '" + in + "'"),
+                          "NAME.png");
+    expect_one_line_error(vfx_run("bench --size 4294967297x2 --filters invert"), "4294967297x2");
+    EXPECT_EQ(fs::file_size(in), size);
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().filename(), "in.png") << "left behind: " << e.path();
+    // A name as long as the file system allows is fine: the temporary name is kept short.
+    const std::string long_name = dir + "/" + std::string(250, 'r') + ".json";
+    Outcome ok = vfx_run(run + "--output null --report '" + long_name + "'");
+    EXPECT_EQ(ok.status, 0) << ok.output;
+    EXPECT_TRUE(fs::exists(long_name));
+}
+
+// Ctrl-C, SIGTERM or a closed terminal in the middle of a run: one line, the signal's exit
+// status, and not one temporary or partial file left in the output's folder.
+TEST(Cli, InterruptedRunLeavesNoFileBehind) {
+    const std::string dir = scratch_dir();
+    for (const char* sig : {"INT", "TERM", "HUP"}) {
+        SCOPED_TRACE(sig);
+        fs::remove_all(dir + "/out");
+        fs::create_directories(dir + "/out");
+        const std::string script = dir + "/interrupt.sh";
+        std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; out='" << dir
+                              << "/out'\n"
+                              << "\"$vfx\" process --input '" << kSample
+                              << "' --output \"$out/f_%04d.png\" --report \"$out/r.json\" "
+                                 "> \"$out/../log.txt\" 2>&1 &\n"
+                              << R"SH(pid=$!
+for i in $(seq 1 600); do
+  [ "$(ls -A "$out" | wc -l)" -ge 3 ] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.05
+done
+echo "files-before=$(ls -A "$out" | wc -l)"
+kill -)SH" << sig << R"SH( $pid
+wait $pid
+echo "exit=$?"
+)SH";
+        std::string out;
+        run_command("bash '" + script + "'", &out);
+        std::string log;
+        {
+            std::ifstream f(dir + "/log.txt");
+            log.assign(std::istreambuf_iterator<char>(f), {});
+        }
+        // The run was caught with temporaries on disk, then ended by its signal.
+        EXPECT_NE(out.find("files-before="), std::string::npos) << out;
+        EXPECT_EQ(out.find("files-before=0"), std::string::npos) << out;
+        const int code = std::string(sig) == "INT" ? 130 : std::string(sig) == "TERM" ? 143 : 129;
+        EXPECT_NE(out.find("exit=" + std::to_string(code)), std::string::npos) << out << log;
+        EXPECT_NE(log.find("vfx: interrupted"), std::string::npos) << log;
+        for (const auto& e : fs::directory_iterator(dir + "/out"))
+            ADD_FAILURE() << "left behind: " << e.path();
+    }
+}
+
 TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {
     const std::string dir = scratch_dir();
     {  // bytes that are H.264 to the demuxer but decode to nothing

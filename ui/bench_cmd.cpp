@@ -6,6 +6,7 @@
 
 #include "compute/pinned_pool.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/log.hpp"
 #include "decode/source.hpp"
 #include "options.hpp"
@@ -65,19 +66,21 @@ int run_decode_only(const BenchCliOptions& o) {
         : st.frames_direct == frames ? "on"
                                      : "partly");
     if (!o.json.empty())
-        write_json_file(o.json, nlohmann::json{{"input", o.decode},
-                                               {"frames", frames},
-                                               {"seconds", s},
-                                               {"fps", fps},
-                                               {"codec", src->info().codec},
-                                               {"direct_decode", src->info().direct_decode},
-                                               {"frames_direct", st.frames_direct}});
+        write_json_file(o.json,
+                        nlohmann::json{{"input", o.decode},
+                                       {"frames", frames},
+                                       {"seconds", s},
+                                       {"fps", fps},
+                                       {"codec", src->info().codec},
+                                       {"direct_decode", src->info().direct_decode},
+                                       {"frames_direct", st.frames_direct}},
+                        "JSON");
     return 0;
 }
 
 int run_bench(const BenchCliOptions& o) {
     if (!o.decode.empty()) {
-        if (!o.json.empty()) check_writable(o.json, "JSON");
+        if (!o.json.empty()) check_can_create(o.json, "JSON");
         return run_decode_only(o);
     }
     BenchOptions bo;
@@ -86,7 +89,7 @@ int run_bench(const BenchCliOptions& o) {
     bo.filters = split_list(o.filters);
     bo.runs = o.runs;
     bo.warmup = o.warmup;
-    if (!o.json.empty()) check_writable(o.json, "JSON");
+    if (!o.json.empty()) check_can_create(o.json, "JSON");
 
     DeviceOptions d;
     d.cl_device = o.cl_device;
@@ -100,7 +103,7 @@ int run_bench(const BenchCliOptions& o) {
     const BenchReport r = run_bench(cl, bo, kDefaultChain);
     std::printf("%s", bench_table(r).c_str());
     if (!o.json.empty()) {
-        write_json_file(o.json, to_json(r));
+        write_json_file(o.json, to_json(r), "JSON");
         spdlog::info("JSON: {}", o.json);
     }
     return 0;

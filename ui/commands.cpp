@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compute/preset.hpp"
+#include "core/files.hpp"
 #include "core/log.hpp"
 #include "options.hpp"
 #include "session/devices.hpp"
@@ -22,10 +23,16 @@ int run_probe(const ProbeOptions& o) {
 }
 
 int run_process(const ProcessOptions& o) {
+    // An output over the input, or two outputs on one file, would destroy one of them.
+    const bool numbered = o.output.find('%') != std::string::npos;
+    check_distinct_files({{"the input", input_file(o.source)},
+                          {"--output", o.output == "null" || numbered ? "" : o.output},
+                          {"--report", o.report},
+                          {"--save-preset", o.save_preset}});
     // Checked before the run; written after it, so a failed run leaves no preset behind.
     Chain to_save;
     if (!o.save_preset.empty()) {
-        check_writable(o.save_preset, "preset");
+        check_can_create(o.save_preset, "preset");
         to_save = parse_chain(o.chain);
     }
     OfflineOptions off;

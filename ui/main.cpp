@@ -1,12 +1,19 @@
 // vfx: the command line. Parses, dispatches to a command, and turns every user-caused error
 // into one line on stderr and exit status 1.
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
+#include <string_view>
 
 #include "compute/preset.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/log.hpp"
 #include "options.hpp"
 
@@ -19,10 +26,15 @@ std::pair<std::string, std::string> split_key_value(const std::string& kv, const
 }
 
 std::pair<uint32_t, uint32_t> parse_size(const std::string& s, const char* flag) {
-    unsigned w = 0, h = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(s.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || x != 'x' || w == 0 ||
-        h == 0 || w > 16384 || h > 16384)
+    // Each side a plain decimal count (from_chars: no sign, no wrap-around past 2^32).
+    auto side = [](std::string_view t, uint32_t& v) {
+        const auto [at, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        return ec == std::errc() && at == t.data() + t.size() && v >= 1 && v <= 16384;
+    };
+    const auto x = s.find('x');
+    uint32_t w = 0, h = 0;
+    if (x == std::string::npos || !side(std::string_view(s).substr(0, x), w) ||
+        !side(std::string_view(s).substr(x + 1), h))
         fail("{} '{}': expected WxH, e.g. 3840x2160 (1 to 16384 each)", flag, s);
     return {w, h};
 }
@@ -51,7 +63,47 @@ std::string default_input() {
     return (fs::path(VFX_ASSETS_DIR) / "sample.mp4").string();
 }
 
+std::string input_file(const SourceOptions& s) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(s.input, ec) ? s.input : std::string();
+}
+
 namespace {
+
+// A whole number from lo to hi, with a message that says so (CLI11's PositiveNumber takes
+// fractions and prints its range up to 1.8e308).
+CLI::Validator whole_number(int64_t lo, int64_t hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& s) -> std::string {
+            int64_t v = 0;
+            const char* end = s.data() + s.size();
+            const auto [at, ec] = std::from_chars(s.data(), end, v);
+            if (at == end && ec == std::errc() && v >= lo && v <= hi) return {};
+            const std::string range = hi == std::numeric_limits<int64_t>::max()
+                                          ? fmt::format("of at least {}", lo)
+                                          : fmt::format("from {} to {}", lo, hi);
+            return fmt::format("expected a whole number {}, not '{}'", range, s);
+        },
+        hi == std::numeric_limits<int64_t>::max() ? fmt::format("INT >= {}", lo)
+                                                  : fmt::format("INT in {}..{}", lo, hi));
+}
+
+// A finite number from lo to hi (CLI11's Range lets NaN through).
+CLI::Validator number_in(double lo, double hi, const char* shown) {
+    return CLI::Validator(
+        [lo, hi, shown](std::string& s) -> std::string {
+            double v = 0;
+            const char* end = s.data() + s.size();
+            const auto [at, ec] = std::from_chars(s.data(), end, v);
+            if (ec == std::errc() && at == end && std::isfinite(v) && v >= lo && v <= hi) return {};
+            return fmt::format("expected a number from {}, not '{}'", shown, s);
+        },
+        fmt::format("NUMBER in {}", shown));
+}
+
+// Decoder threads: FFmpeg warns above 16 and gains nothing beyond a few dozen; each thread
+// holds frames, so an unbounded count is a way to exhaust memory.
+constexpr int64_t kMaxDecodeThreads = 64;
 
 struct Common {
     std::string log_level = "info";
@@ -124,21 +176,22 @@ int main_impl(int argc, char** argv) {
                   "(default headless; for profiling)")
         ->check(CLI::IsMember({"realtime", "fast"}));
     p->add_option("--speed", play.speed, "Playback speed on the real-time clock (1/16 to 16)")
-        ->check(CLI::Range(1.0 / 16, 16.0));
+        ->check(number_in(1.0 / 16, 16.0, "1/16 to 16"));
     p->add_flag("--loop", play.loop, "Restart at the end of the input (files)");
     p->add_option("--decode-threads", play.source.threads,
-                  "Decoder threads (default: as many as cores)")
-        ->check(CLI::NonNegativeNumber);
+                  "Decoder threads, 0 to 64 (default 0: as many as cores)")
+        ->check(whole_number(0, kMaxDecodeThreads));
     p->add_option("--screenshot-dir", play.screenshot_dir,
                   "Window: folder the S key writes vfx-shot-NNNN.png into (default: .)");
-    p->add_option("--frames", play.frames, "Stop after N frames")->check(CLI::PositiveNumber);
+    p->add_option("--frames", play.frames, "Stop after N frames")
+        ->check(whole_number(1, std::numeric_limits<int64_t>::max()));
     p->add_option("--report", play.report,
                   "Write a JSON report (per-frame stage timings, summary, devices, tier)");
     p->add_option("--vsync", vsync, "Window presentation: on (FIFO) or off")
         ->check(CLI::IsMember({"on", "off"}));
     p->add_option("--frames-in-flight", play.frames_in_flight,
                   "Frames in flight between OpenCL and Vulkan")
-        ->check(CLI::Range(2, 8));
+        ->check(whole_number(2, 8));
     p->add_option("--screenshot", play.screenshot, "Headless: save the last rendered frame as PNG");
     std::string headless_size;
     p->add_option("--headless-size", headless_size,
@@ -175,7 +228,8 @@ int main_impl(int argc, char** argv) {
                    "Preset file (JSON, e.g. assets/presets/denoise.json); --chain wins over it");
     pr->add_option("--save-preset", proc.save_preset,
                    "After the run, write the chain that ran as a preset file (JSON)");
-    pr->add_option("--frames", proc.frames, "Stop after N frames")->check(CLI::PositiveNumber);
+    pr->add_option("--frames", proc.frames, "Stop after N frames")
+        ->check(whole_number(1, std::numeric_limits<int64_t>::max()));
     pr->add_option("--report", proc.report, "Write a JSON report");
     pr->add_option("--codec", proc.codec, "Encoder for video outputs (default libx264)");
     pr->add_option("--encoder-opt", proc_encopts,
@@ -212,8 +266,8 @@ int main_impl(int argc, char** argv) {
                    "Comma-separated filter names (also convert, fused, chain); default all");
     bn->add_option("--json", bench.json, "Write the results as JSON to FILE");
     bn->add_option("--decode-threads", bench.decode_threads,
-                   "With --decode: decoder threads (default: as many as cores)")
-        ->check(CLI::NonNegativeNumber);
+                   "With --decode: decoder threads, 0 to 64 (default 0: as many as cores)")
+        ->check(whole_number(0, kMaxDecodeThreads));
     bn->add_option("--decode", bench.decode,
                    "Instead: decode CLIP as fast as possible and report the decode-only frame "
                    "rate (what headless playback is compared with)");
@@ -221,9 +275,9 @@ int main_impl(int argc, char** argv) {
     bn->add_flag("--retune", bench.retune,
                  "Measure every auto-tuned kernel again and rewrite the tuning cache");
     bn->add_option("--runs", bench.runs, "Timed runs per case (default 100)")
-        ->check(CLI::Range(1, 100000));
+        ->check(whole_number(1, 100000));
     bn->add_option("--warmup", bench.warmup, "Untimed runs first (default 10)")
-        ->check(CLI::Range(0, 100000));
+        ->check(whole_number(0, 100000));
     bn->add_option_function<std::string>(
         "--cl-device", [&bench](const std::string& v) { bench.cl_device = v; },
         "OpenCL device: index from 'vfx probe' or part of its name");
@@ -282,6 +336,7 @@ int main_impl(int argc, char** argv) {
 }  // namespace vfx::ui
 
 int main(int argc, char** argv) {
+    vfx::install_interrupt_cleanup();  // before any thread starts
     try {
         return vfx::ui::main_impl(argc, argv);
     } catch (const vfx::Error& e) {

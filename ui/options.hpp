@@ -83,6 +83,10 @@ void apply_preset(std::string& chain, bool chain_given, const std::string& prese
 
 // The bundled sample clip and the default chain applied to it.
 std::string default_input();
+
+// The input as a file on disk, for check_distinct_files; "" for lavfi:/v4l2: sources, patterns
+// and anything else that is not a regular file.
+std::string input_file(const SourceOptions& s);
 inline constexpr const char* kDefaultChain = "median=radius=1,unsharp=sigma=1:amount=0.5,histogram";
 
 int run_play(const PlayOptions& o);

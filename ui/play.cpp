@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/log.hpp"
 #include "encode/sink.hpp"
 #include "options.hpp"
@@ -99,8 +101,18 @@ bool debug_build() {
 }  // namespace
 
 int run_play(const PlayOptions& o) {
-    if (!o.report.empty()) check_writable(o.report, "report");
-    if (!o.screenshot.empty()) check_writable(o.screenshot, "screenshot");
+    if (!o.report.empty()) check_can_create(o.report, "report");
+    if (!o.screenshot.empty()) {
+        std::string ext = std::filesystem::path(o.screenshot).extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (ext != ".png" || o.screenshot.find('%') != std::string::npos)
+            fail("--screenshot '{}': the screenshot is one PNG; name it NAME.png", o.screenshot);
+        check_can_create(o.screenshot, "screenshot");
+    }
+    check_distinct_files({{"the input", input_file(o.source)},
+                          {"--report", o.report},
+                          {"--screenshot", o.screenshot}});
     if (o.realtime && o.clock == "fast")
         fail("--realtime and --clock fast contradict each other (--realtime is --clock realtime)");
     {

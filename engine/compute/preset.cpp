@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace vfx {
 
@@ -220,26 +221,15 @@ json preset_to_json(const Chain& chain, std::string name, std::string descriptio
 void save_preset(const std::string& path, const Preset& preset) {
     namespace fs = std::filesystem;
     const std::string text = preset_to_json(preset).dump(2) + "\n";
-    const fs::path target(path);
-    const fs::path tmp =
-        target.parent_path() / fmt::format(".{}.tmp-{}", target.filename().string(), ::getpid());
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    TempFile tmp{fs::path(path), path};
+    std::FILE* f = std::fopen(tmp.path().c_str(), "wb");
     if (!f) fail("{}: cannot write preset: {}", path, std::strerror(errno));
     const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
     const int write_errno = errno;
     const bool closed = std::fclose(f) == 0;
-    std::error_code ec;
-    if (!written || !closed) {
-        const int err = !written ? write_errno : errno;
-        fs::remove(tmp, ec);
-        fail("{}: cannot write preset: {}", path, std::strerror(err));
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        fail("{}: cannot write preset: {}", path, ec.message());
-    }
+    if (!written || !closed)
+        fail("{}: cannot write preset: {}", path, std::strerror(!written ? write_errno : errno));
+    tmp.publish();
 }
 
 void save_preset(const std::string& path, const Chain& chain, std::string name,

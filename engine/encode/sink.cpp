@@ -30,6 +30,7 @@ extern "C" {
 
 #include "core/error.hpp"
 #include "core/ffmpeg.hpp"
+#include "core/files.hpp"
 #include "core/log.hpp"
 
 namespace fs = std::filesystem;
@@ -80,42 +81,6 @@ std::string expand_number(const std::string& name, const NumberPattern& p, int64
     return name.substr(0, p.begin) + digits + name.substr(p.end);
 }
 
-// A hidden name next to `final_path`, unique to this process and call.
-fs::path temp_path_for(const fs::path& final_path) {
-    static std::atomic<uint64_t> counter{0};
-    fs::path tmp = final_path.parent_path();
-    tmp /= fmt::format(".{}.vfx-{}-{}.tmp", final_path.filename().string(), ::getpid(), counter++);
-    return tmp;
-}
-
-void remove_quietly(const fs::path& p) {
-    std::error_code ec;
-    fs::remove(p, ec);
-}
-
-// The output's folder exists, is a folder and takes a new file (tried, not guessed: root
-// ignores permission bits but not read-only file systems).
-void check_folder(const std::string& out) {
-    const fs::path p(out);
-    if (p.filename().empty()) fail("cannot write '{}': it names a folder, not a file", out);
-    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-    std::error_code ec;
-    if (!fs::exists(dir, ec))
-        fail("cannot write '{}': folder '{}' does not exist", out, dir.string());
-    if (!fs::is_directory(dir, ec))
-        fail("cannot write '{}': '{}' is not a folder", out, dir.string());
-    if (fs::is_directory(p, ec)) fail("cannot write '{}': a folder of that name exists", out);
-    const fs::path probe = temp_path_for(p);
-    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        const int e = errno;
-        fail("cannot write '{}': folder '{}' is not writable ({})", out, dir.string(),
-             std::strerror(e));
-    }
-    ::close(fd);
-    remove_quietly(probe);
-}
-
 void write_file(const fs::path& path, const std::string& out, const uint8_t* data, size_t size) {
     FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) {
@@ -126,15 +91,10 @@ void write_file(const fs::path& path, const std::string& out, const uint8_t* dat
     const int e1 = n == size ? 0 : errno;
     const int e2 = std::fclose(f) == 0 ? 0 : errno;
     if (n != size || e2) {
-        remove_quietly(path);
+        std::error_code ec;
+        fs::remove(path, ec);
         fail("cannot write '{}': {}", out, std::strerror(e1 ? e1 : e2 ? e2 : EIO));
     }
-}
-
-void publish(const fs::path& tmp, const fs::path& final_path, const std::string& out) {
-    std::error_code ec;
-    fs::rename(tmp, final_path, ec);
-    if (ec) fail("cannot write '{}': renaming the finished file failed ({})", out, ec.message());
 }
 
 // --- null --------------------------------------------------------------------------------------
@@ -229,33 +189,28 @@ private:
 class PngImageSink final : public Sink {
 public:
     PngImageSink(const SinkOptions& o, const FrameGeometry& g)
-        : out_(o.path), final_(o.path), enc_(g, o.sar_num, o.sar_den, o.path) {
-        check_folder(out_);
-        tmp_ = temp_path_for(final_);
-    }
-
-    ~PngImageSink() override {
-        if (!published_) remove_quietly(tmp_);
+        : out_(o.path), enc_(g, o.sar_num, o.sar_den, o.path) {
+        check_can_create(out_, "output");
+        tmp_.emplace(fs::path(out_), out_);
     }
 
     void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double) override {
         if (frames_ > 0) {
-            remove_quietly(tmp_);
+            tmp_->discard();
             fail(
                 "output '{}' holds one frame but the input has more; use a name with %04d or "
                 "--frames 1",
                 out_);
         }
         const std::vector<uint8_t> png = enc_.encode(rgba, g);
-        write_file(tmp_, out_, png.data(), png.size());
+        write_file(tmp_->path(), out_, png.data(), png.size());
         ++frames_;
     }
 
     void finish() override {
-        if (published_) return;
+        if (tmp_->published()) return;
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
-        publish(tmp_, final_, out_);
-        published_ = true;
+        tmp_->publish();
     }
 
     std::string describe() const override { return "PNG image " + out_; }
@@ -263,23 +218,16 @@ public:
 
 private:
     std::string out_;
-    fs::path final_;
-    fs::path tmp_;
+    std::optional<TempFile> tmp_;
     PngEncoder enc_;
     int64_t frames_ = 0;
-    bool published_ = false;
 };
 
 class PngSequenceSink final : public Sink {
 public:
     PngSequenceSink(const SinkOptions& o, const FrameGeometry& g, NumberPattern p)
         : out_(o.path), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
-        check_folder(out_);
-    }
-
-    ~PngSequenceSink() override {
-        for (const auto& f : files_)
-            if (!f.published) remove_quietly(f.tmp);
+        check_can_create(out_, "output");
     }
 
     void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double) override {
@@ -287,35 +235,25 @@ public:
         const fs::path dir = fs::path(out_).parent_path();
         const std::string name =
             expand_number(fs::path(out_).filename().string(), pattern_, frames_ + 1);
-        File f;
-        f.final_path = dir / name;
-        f.tmp = temp_path_for(f.final_path);
-        files_.push_back(f);
-        write_file(f.tmp, out_, png.data(), png.size());
+        files_.emplace_back(dir / name, out_);
+        write_file(files_.back().path(), out_, png.data(), png.size());
         ++frames_;
     }
 
     void finish() override {
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
-        for (auto& f : files_) {
-            if (f.published) continue;
-            publish(f.tmp, f.final_path, out_);
-            f.published = true;
-        }
+        for (auto& f : files_)
+            if (!f.published()) f.publish();
     }
 
     std::string describe() const override { return "PNG frames " + out_; }
     int64_t frames_written() const override { return frames_; }
 
 private:
-    struct File {
-        fs::path tmp, final_path;
-        bool published = false;
-    };
     std::string out_;
     NumberPattern pattern_;
     PngEncoder enc_;
-    std::vector<File> files_;
+    std::vector<TempFile> files_;  // every frame's file, all renamed at finish
     int64_t frames_ = 0;
 };
 
@@ -370,7 +308,7 @@ AVPixelFormat choose_pix_fmt(const AVCodec* c, const FrameGeometry& g, const std
 class VideoSink final : public Sink {
 public:
     VideoSink(const SinkOptions& o, const FrameGeometry& g) : out_(o.path), geometry_(g) {
-        check_folder(out_);
+        check_can_create(out_, "output");
         const AVOutputFormat* ofmt = av_guess_format(nullptr, out_.c_str(), nullptr);
         if (!ofmt) fail("output '{}': FFmpeg has no muxer for this name", out_);
 
@@ -454,9 +392,9 @@ public:
         if (av_frame_get_buffer(frame_.get(), 0) < 0) throw std::bad_alloc();
 
         // The container, under its temporary name.
-        tmp_ = temp_path_for(fs::path(out_));
+        tmp_.emplace(fs::path(out_), out_);
         AVFormatContext* oc = nullptr;
-        r = avformat_alloc_output_context2(&oc, ofmt, nullptr, tmp_.c_str());
+        r = avformat_alloc_output_context2(&oc, ofmt, nullptr, tmp_->path().c_str());
         if (r < 0 || !oc)
             fail("output '{}': cannot create the {} muxer ({})", out_, ofmt->name, error_text(r));
         oc_.reset(oc);
@@ -467,9 +405,8 @@ public:
         stream_->time_base = enc_->time_base;
         stream_->avg_frame_rate = fps;
         stream_->sample_aspect_ratio = enc_->sample_aspect_ratio;
-        r = avio_open(&oc_->pb, tmp_.c_str(), AVIO_FLAG_WRITE);
+        r = avio_open(&oc_->pb, tmp_->path().c_str(), AVIO_FLAG_WRITE);
         if (r < 0) fail("cannot write '{}': {}", out_, error_text(r));
-        created_ = true;
         AVDictionary* mux_opts = nullptr;
         if (std::strstr(ofmt->name, "mp4") || std::strstr(ofmt->name, "mov"))
             av_dict_set(&mux_opts, "movflags", "+faststart", 0);
@@ -478,7 +415,7 @@ public:
         if (r < 0) {
             // The constructor throws, so no destructor will remove the temporary: do it here.
             oc_.reset();
-            remove_quietly(tmp_);
+            tmp_->discard();
             fail("output '{}': cannot write the {} header ({})", out_, ofmt->name, error_text(r));
         }
         describe_ = fmt::format("{} ({}) in {}", avcodec_get_name(codec->id), codec->name, out_);
@@ -487,9 +424,7 @@ public:
     }
 
     ~VideoSink() override {
-        if (published_) return;
-        oc_.reset();  // closes the file
-        if (created_) remove_quietly(tmp_);
+        oc_.reset();  // closes the file; tmp_ then removes it unless published
     }
 
     void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double time_s) override {
@@ -519,7 +454,7 @@ public:
     }
 
     void finish() override {
-        if (published_) return;
+        if (tmp_->published()) return;
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
         if (!finished_) {
             finished_ = true;
@@ -532,8 +467,7 @@ public:
             const int c = avio_closep(&oc_->pb);
             if (c < 0) fail("cannot write '{}': {}", out_, error_text(c));
         }
-        publish(tmp_, fs::path(out_), out_);
-        published_ = true;
+        tmp_->publish();
     }
 
     std::string describe() const override { return describe_; }
@@ -610,12 +544,10 @@ private:
     SwsPtr sws_;
     FramePtr frame_;
     PacketPtr pkt_;
+    std::optional<TempFile> tmp_;  // declared before oc_: the file closes before its removal
     OutputPtr oc_;
     AVStream* stream_ = nullptr;
-    fs::path tmp_;
-    bool created_ = false;
     bool finished_ = false;
-    bool published_ = false;
     int64_t frames_ = 0;
     int64_t last_pts_ = 0;
     double first_time_ = 0;

@@ -7,6 +7,7 @@
 #include "compute/pinned_pool.hpp"
 #include "compute/processor.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/log.hpp"
 #include "session/report.hpp"
 
@@ -38,8 +39,8 @@ struct InFlight {
 OfflineResult run_offline(const OfflineOptions& opts) {
     // Validate everything the user gave before any work: chain, output folder, report folder.
     Chain chain = parse_chain(opts.chain);
-    if (opts.output != "null") check_writable(opts.output, "output");
-    if (!opts.report.empty()) check_writable(opts.report, "report");
+    if (opts.output != "null") check_can_create(opts.output, "output");
+    if (!opts.report.empty()) check_can_create(opts.report, "report");
 
     // The device first: direct decode needs its context before the source opens.
     DeviceChoice devices = choose(opts.devices, /*want_vulkan=*/false);

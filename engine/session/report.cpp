@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace vfx {
 
@@ -54,32 +55,17 @@ nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const D
     return j;
 }
 
-void check_writable(const std::string& path, const char* what) {
-    fs::path p(path);
-    fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
-    if (access(dir.c_str(), W_OK) != 0)
-        fail("{} '{}': folder '{}' is not writable", what, path, dir.string());
-    if (fs::is_directory(p, ec)) fail("{} '{}' is a folder", what, path);
-}
-
-void write_json_file(const std::string& path, const nlohmann::json& j) {
-    check_writable(path, "report");
-    fs::path p(path);
-    fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".partial");
+void write_json_file(const std::string& path, const nlohmann::json& j, const char* what) {
+    check_can_create(path, what);
+    TempFile tmp(path, path);
     {
-        std::ofstream f(tmp);
-        if (!f) fail("report '{}': cannot write", path);
+        std::ofstream f(tmp.path());
+        if (!f) fail("{} '{}': cannot write", what, path);
         f << j.dump(2) << "\n";
-        if (!f) {
-            f.close();
-            fs::remove(tmp);
-            fail("report '{}': write failed", path);
-        }
+        f.close();
+        if (!f) fail("{} '{}': write failed", what, path);
     }
-    fs::rename(tmp, p);
+    tmp.publish();
 }
 
 std::string summary_table(const TimingLog& timing) {

@@ -27,11 +27,9 @@ struct RunInfo {
 nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const DeviceChoice& dev,
                            const TimingLog& timing);
 
-// Writes `j` to `path` atomically; throws vfx::Error naming the path when it cannot.
-void write_json_file(const std::string& path, const nlohmann::json& j);
-
-// Checks that `path` can be created (its folder exists and is writable) before work starts.
-void check_writable(const std::string& path, const char* what);
+// Writes `j` to `path` atomically (core/files.hpp); throws vfx::Error naming `what` and the
+// path when it cannot. Check the path with check_can_create before the work that fills `j`.
+void write_json_file(const std::string& path, const nlohmann::json& j, const char* what = "report");
 
 // {"r": [256 counts], "g": [...], "b": [...], "luma": [...]} (a chain's histogram filter).
 nlohmann::json histogram_json(const Histogram& h);

@@ -1,0 +1,167 @@
+#include "core/files.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/error.hpp"
+
+namespace vfx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The temporary names that may exist on disk. The interrupt thread takes the lock for good
+// before removing them, so no name is added behind its back.
+struct Registry {
+    std::mutex mu;
+    std::set<std::string> names;
+};
+
+Registry& registry() {
+    static Registry* r = new Registry;  // never destroyed: the interrupt thread may outlive main
+    return *r;
+}
+
+void remember(const fs::path& p) {
+    std::lock_guard lk(registry().mu);
+    registry().names.insert(p.string());
+}
+
+void forget(const fs::path& p) {
+    std::lock_guard lk(registry().mu);
+    registry().names.erase(p.string());
+}
+
+void remove_quietly(const fs::path& p) {
+    std::error_code ec;
+    fs::remove(p, ec);
+}
+
+// Long enough to tell files apart, short enough that ".NAME.vfx-PID-N.tmp" fits NAME_MAX
+// (255 on every Linux file system) whatever the final name's length.
+constexpr size_t kKeptNameBytes = 200;
+
+fs::path temp_path_for(const fs::path& final_path) {
+    static std::atomic<uint64_t> counter{0};
+    std::string name = final_path.filename().string();
+    if (name.size() > kKeptNameBytes) name.resize(kKeptNameBytes);
+    return final_path.parent_path() / fmt::format(".{}.vfx-{}-{}.tmp", name, ::getpid(), counter++);
+}
+
+}  // namespace
+
+void check_can_create(const std::string& path, const char* what) {
+    const fs::path p(path);
+    if (p.filename().empty()) fail("{} '{}' names a folder, not a file", what, path);
+    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
+    if (!fs::is_directory(dir, ec)) fail("{} '{}': '{}' is not a folder", what, path, dir.string());
+    if (fs::is_directory(p, ec)) fail("{} '{}': a folder of that name exists", what, path);
+    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+    if (name_max > 0 && p.filename().string().size() > static_cast<size_t>(name_max))
+        fail("{} '{}': the name is longer than the file system allows ({} bytes)", what, path,
+             name_max);
+    const fs::path probe = temp_path_for(p);
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        const int e = errno;
+        fail("{} '{}': folder '{}' is not writable ({})", what, path, dir.string(),
+             std::strerror(e));
+    }
+    ::close(fd);
+    remove_quietly(probe);
+}
+
+void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths) {
+    // The same file: equivalent where both exist, else the same absolute, normalised path.
+    auto same = [](const std::string& a, const std::string& b) {
+        std::error_code ec;
+        if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
+        const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
+        const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+        return ca == cb;
+    };
+    for (size_t i = 0; i < paths.size(); ++i)
+        for (size_t j = i + 1; j < paths.size(); ++j) {
+            if (paths[i].second.empty() || paths[j].second.empty()) continue;
+            if (same(paths[i].second, paths[j].second))
+                fail("{} and {} are the same file ('{}'): nothing was written", paths[i].first,
+                     paths[j].first, paths[j].second);
+        }
+}
+
+TempFile::TempFile(fs::path final_path, std::string shown)
+    : final_(std::move(final_path)), tmp_(temp_path_for(final_)), shown_(std::move(shown)) {
+    remember(tmp_);
+}
+
+TempFile::TempFile(TempFile&& o) noexcept
+    : final_(std::move(o.final_)),
+      tmp_(std::move(o.tmp_)),
+      shown_(std::move(o.shown_)),
+      live_(o.live_),
+      published_(o.published_) {
+    o.live_ = false;
+}
+
+TempFile::~TempFile() {
+    discard();
+}
+
+void TempFile::discard() {
+    if (!live_) return;
+    remove_quietly(tmp_);
+    forget(tmp_);
+    live_ = false;
+}
+
+void TempFile::publish() {
+    if (!live_) fail("'{}': the finished file was already published or discarded", shown_);
+    std::error_code ec;
+    fs::rename(tmp_, final_, ec);
+    if (ec) {
+        discard();
+        fail("cannot write '{}': renaming the finished file failed ({})", shown_, ec.message());
+    }
+    forget(tmp_);
+    live_ = false;
+    published_ = true;
+}
+
+void install_interrupt_cleanup() {
+    ::signal(SIGPIPE, SIG_IGN);
+    static sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGINT, SIGTERM, SIGHUP})
+        sigaddset(&set, s);
+    if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;  // left to the defaults
+    std::thread([] {
+        int sig = 0;
+        if (sigwait(&set, &sig) != 0) return;
+        registry().mu.lock();  // held until the end: no new temporary file from here on
+        for (const std::string& n : registry().names)
+            remove_quietly(n);
+        static const char line[] = "vfx: interrupted\n";
+        [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, line, sizeof line - 1);
+        ::signal(sig, SIG_DFL);
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sig);
+        pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+        ::raise(sig);
+        ::_exit(128 + sig);  // not reached: the default action ends the process
+    }).detach();
+}
+
+}  // namespace vfx

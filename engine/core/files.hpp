@@ -1,0 +1,57 @@
+#pragma once
+// Output files that appear whole or not at all. Each is written under a hidden temporary name
+// next to its final one and renamed onto it when complete (TempFile). Every temporary name is
+// registered while it may exist, so that an interrupted run (Ctrl-C, SIGTERM, SIGHUP: see
+// install_interrupt_cleanup) removes them before the process ends: no partial output, ever.
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vfx {
+
+// Fails with one line ("{what} '{path}': ...") unless a new file can be made at `path`: its
+// folder exists and takes a new file (tried, not guessed: root ignores permission bits but not
+// read-only file systems), the name fits the file system, and no folder has that name.
+void check_can_create(const std::string& path, const char* what);
+
+// Fails with one line when two of the named paths (what, path; empty paths and non-files such
+// as "null" or "lavfi:..." skipped by the caller) are the same file: `--output x.mp4 --report
+// x.mp4`, or an output over its own input.
+void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths);
+
+// A hidden temporary file next to `final_path`, unique to this process and call, its name
+// within the file system's limit. Nothing is created until the caller writes path().
+class TempFile {
+public:
+    // `shown`: the name errors give (the user's spelling of the output).
+    TempFile(std::filesystem::path final_path, std::string shown);
+    ~TempFile();  // removes the file unless published
+    TempFile(TempFile&& o) noexcept;
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    TempFile& operator=(TempFile&&) = delete;
+
+    const std::filesystem::path& path() const { return tmp_; }
+    const std::filesystem::path& final_path() const { return final_; }
+    bool published() const { return published_; }
+    // Renames the finished file onto the final path. Error (the file removed) on failure.
+    void publish();
+    // Removes the file now (a failed write).
+    void discard();
+
+private:
+    std::filesystem::path final_, tmp_;
+    std::string shown_;
+    bool live_ = true;  // registered, and maybe on disk
+    bool published_ = false;
+};
+
+// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, and so in every thread it starts
+// afterwards, and hands them to a thread of their own that removes every live TempFile, prints
+// "vfx: interrupted" and ends the process by the same signal. SIGPIPE is ignored: a closed
+// pipe fails the write instead of killing the process between a file's write and its rename.
+// Call first thing in main(), before any thread exists.
+void install_interrupt_cleanup();
+
+}  // namespace vfx
