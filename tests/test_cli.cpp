@@ -434,6 +434,12 @@ TEST(Cli, BadInputsGiveOneLineAndNoOutput) {
                                   "' --chain 'gaussian=sigma'"),
                           "=");
     expect_one_line_error(vfx_run("play --headless '" + dir + "/missing.mkv'"), "missing.mkv");
+    // FFmpeg's reason is in the line, not only its error code ("Invalid argument").
+    expect_one_line_error(vfx_run("process --input '" + kSample +
+                                  "' --input-format rawvideo --input-opt video_size=100000x100000 "
+                                  "--output '" +
+                                  out + "'"),
+                          "100000x100000 is invalid");
     expect_one_line_error(vfx_run("play --headless --interop sideways"), "sideways");
     expect_one_line_error(
         vfx_run("process --input '" + kSample + "' --output '" + out + "' --log-level loud"),

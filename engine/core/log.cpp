@@ -9,6 +9,7 @@ extern "C" {
 #include <array>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace vfx {
 
@@ -29,6 +30,8 @@ bool set_log_level(std::string_view level) {
 }
 
 namespace {
+thread_local std::string last_error;
+
 void ffmpeg_callback(void* avcl, int level, const char* fmt, va_list vl) {
     if (level > av_log_get_level()) return;
     static thread_local std::array<char, 1024> line{};
@@ -39,14 +42,27 @@ void ffmpeg_callback(void* avcl, int level, const char* fmt, va_list vl) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
         text.pop_back();
     if (text.empty()) return;
-    if (level <= AV_LOG_ERROR)
+    if (level <= AV_LOG_ERROR) {
         spdlog::debug("ffmpeg: {}", text);  // the caller reports user-facing errors itself
-    else if (level <= AV_LOG_WARNING)
+        size_t at = 0;
+        while (at < text.size() && text[at] == '[') {  // "[rawvideo @ 0x5581..] "
+            const size_t close = text.find("] ", at);
+            if (close == std::string::npos) break;
+            at = close + 2;
+        }
+        last_error = text.substr(at);
+        while (!last_error.empty() && last_error.back() == '.')
+            last_error.pop_back();
+    } else if (level <= AV_LOG_WARNING)
         spdlog::debug("ffmpeg: {}", text);
     else
         spdlog::trace("ffmpeg: {}", text);
 }
 }  // namespace
+
+std::string take_ffmpeg_error() {
+    return std::exchange(last_error, std::string());
+}
 
 void route_ffmpeg_log() {
     av_log_set_level(spdlog::get_level() <= spdlog::level::trace ? AV_LOG_VERBOSE : AV_LOG_WARNING);

@@ -549,15 +549,18 @@ private:
         };
         ctx->interrupt_callback.opaque = this;
         raw_dict = dict.release();
+        take_ffmpeg_error();
         int r = avformat_open_input(&ctx, o.input.c_str(), ifmt, &raw_dict);
         dict.reset(raw_dict);
         if (r < 0) {  // avformat_open_input frees ctx on failure
+            // FFmpeg's own word on what it refused, where it logged one.
+            std::string why = take_ffmpeg_error();
+            why = why.empty() ? error_text(r) : fmt::format("{}: {}", error_text(r), why);
             if (r == err_invalid_data())
-                fail("'{}' is not a media file FFmpeg can read ({})", name_, error_text(r));
+                fail("'{}' is not a media file FFmpeg can read ({})", name_, why);
             if (ifmt && std::strcmp(ifmt->name, "lavfi") == 0)
-                fail("cannot open '{}': FFmpeg rejected the filter graph ({})", name_,
-                     error_text(r));
-            fail("cannot open '{}': {}", name_, error_text(r));
+                fail("cannot open '{}': FFmpeg rejected the filter graph ({})", name_, why);
+            fail("cannot open '{}': {}", name_, why);
         }
         fmt_.reset(ctx);
         if (const AVDictionaryEntry* e =
