@@ -114,6 +114,11 @@ TEST_F(ChainText, Errors) {
     EXPECT_EQ(error_of("gaussian=sigma=inf"),
               "gaussian: sigma='inf' is not a number (expected a number in [0.1, 32])");
     EXPECT_EQ(error_of("gaussian=sigma=1:sigma=2"), "gaussian: duplicate parameter 'sigma'");
+    // Values each in range that do not fit together (FilterInfo::check).
+    EXPECT_EQ(error_of("median,ccm=matrix=1|0|0"),
+              "ccm: matrix needs 9 values (a|b|c|d|e|f|g|h|i, row-major), got 3");
+    EXPECT_EQ(error_of("blacklevel=black=10:white=5"),
+              "blacklevel: white=5 must be greater than black=10");
     EXPECT_EQ(error_of("gaussian=sigma"), "malformed chain at character 15: expected '='");
     EXPECT_EQ(error_of("unsharp=sigma:amount=1"), "malformed chain at character 14: expected '='");
     EXPECT_EQ(error_of(",gaussian"), "malformed chain at character 1: empty filter name");

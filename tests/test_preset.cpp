@@ -209,6 +209,11 @@ TEST_F(PresetTest, EveryErrorIsOneLineNamingFileStageFilterAndParameter) {
          "p.json: chain[0]: zz_preset_types: list=0.5|3: 3 is out of range [-1, 1]"},
         {doc_of({{{"filter", "zz_preset_types"}, {"params", {{"gain", nullptr}}}}}),
          "p.json: chain[0]: zz_preset_types: gain must be a number in [-2, 2], not a null"},
+        // Values each in range that do not fit together: refused on reading, not at the run.
+        {doc_of({{{"filter", "ccm"}, {"params", {{"matrix", {1, 0, 0}}}}}}),
+         "p.json: chain[0]: ccm: matrix needs 9 values (a|b|c|d|e|f|g|h|i, row-major), got 3"},
+        {doc_of({{{"filter", "blacklevel"}, {"params", {{"black", 10}, {"white", 5}}}}}),
+         "p.json: chain[0]: blacklevel: white=5 must be greater than black=10"},
     };
     for (const Case& c : cases) {
         const std::string msg = error_of(c.doc);
@@ -240,6 +245,14 @@ TEST_F(PresetTest, FileErrorsNameTheFile) {
         "range.json",
         R"({"vfx_preset": 1, "chain": [{"filter": "unsharp", "params": {"amount": 9}}]})");
     EXPECT_EQ(error_of_file(range), range + ": chain[0]: unsharp: amount=9 is out of range [0, 5]");
+    // A key twice in one object (JSON allows it; the last would silently win).
+    const std::string twice = write_file(
+        "twice.json",
+        R"({"vfx_preset": 1, "chain": [{"filter": "gaussian", "params": {"sigma": 1, "sigma": 2}}]})");
+    EXPECT_EQ(error_of_file(twice), twice + ": key \"sigma\" appears twice in one object");
+    EXPECT_EQ(error_of_file(dir), dir + ": a folder, not a preset file");
+    const std::string huge = write_file("huge.json", std::string(3 << 20, ' '));
+    EXPECT_EQ(error_of_file(huge), huge + ": larger than 1 MiB, not a preset");
     // Saving into a folder that does not exist.
     try {
         save_preset(dir + "/no/such/dir/x.json", Chain{}, "", "");

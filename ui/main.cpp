@@ -84,8 +84,8 @@ CLI::Validator whole_number(int64_t lo, int64_t hi) {
                                           : fmt::format("from {} to {}", lo, hi);
             return fmt::format("expected a whole number {}, not '{}'", range, s);
         },
-        hi == std::numeric_limits<int64_t>::max() ? fmt::format("INT >= {}", lo)
-                                                  : fmt::format("INT in {}..{}", lo, hi));
+        hi == std::numeric_limits<int64_t>::max() ? fmt::format("at least {}", lo)
+                                                  : fmt::format("in [{} - {}]", lo, hi));
 }
 
 // A finite number from lo to hi (CLI11's Range lets NaN through).
@@ -98,7 +98,7 @@ CLI::Validator number_in(double lo, double hi, const char* shown) {
             if (ec == std::errc() && at == end && std::isfinite(v) && v >= lo && v <= hi) return {};
             return fmt::format("expected a number from {}, not '{}'", shown, s);
         },
-        fmt::format("NUMBER in {}", shown));
+        fmt::format("in [{}]", shown));
 }
 
 // Decoder threads: FFmpeg warns above 16 and gains nothing beyond a few dozen; each thread
@@ -281,6 +281,16 @@ int main_impl(int argc, char** argv) {
     bn->add_option_function<std::string>(
         "--cl-device", [&bench](const std::string& v) { bench.cl_device = v; },
         "OpenCL device: index from 'vfx probe' or part of its name");
+
+    // An empty value would be read as "not given" and silently ignored (--report "").
+    const CLI::Validator given(
+        [](std::string& s) { return s.empty() ? std::string("expected a value, not ''") : ""; },
+        "");
+    for (CLI::App* cmd : {p, pr, bn, pb})
+        for (CLI::Option* o : cmd->get_options())
+            if (o->get_type_size() != 0 && o->get_name() != "--input-opt" &&
+                o->get_name() != "--encoder-opt" && o->get_name() != "--chain")
+                o->check(given);
 
     try {
         app.parse(argc, argv);

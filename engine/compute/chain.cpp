@@ -127,6 +127,8 @@ public:
         if (at_end()) return chain;
         while (true) {
             chain.filters.push_back(parse_filter());
+            const FilterInstance& f = chain.filters.back();
+            if (f.info->check) f.info->check(f);
             if (at_end()) break;
             // parse_filter stops only at the end or at an unescaped ','.
             ++pos_;

@@ -182,10 +182,15 @@ private:
 
 // The point-wise ISP stages (see compute/pointwise.hpp): one operation each, fused with their
 // point-wise neighbours by the processor.
+void check_blacklevel(const FilterInstance& f) {
+    const double black = f.get_float("black"), white = f.get_float("white");
+    if (white > 0 && white <= black)
+        fail("blacklevel: white={} must be greater than black={}", white, black);
+}
+
 std::unique_ptr<GpuFilter> make_blacklevel(const FilterInstance& f) {
+    check_blacklevel(f);
     const double black = f.get_float("black"), white_param = f.get_float("white");
-    if (white_param > 0 && white_param <= black)
-        fail("blacklevel: white={} must be greater than black={}", white_param, black);
     PointwiseOp op{"blacklevel.cl",
                    "blacklevel",
                    true,
@@ -224,10 +229,14 @@ std::unique_ptr<GpuFilter> make_wb(const FilterInstance& f) {
     return std::make_unique<PointwiseFilter>(std::vector<PointwiseOp>{std::move(op)});
 }
 
+void check_ccm(const FilterInstance& f) {
+    const size_t n = f.get_float_list("matrix").size();
+    if (n != 9) fail("ccm: matrix needs 9 values (a|b|c|d|e|f|g|h|i, row-major), got {}", n);
+}
+
 std::unique_ptr<GpuFilter> make_ccm(const FilterInstance& f) {
+    check_ccm(f);
     const std::vector<double>& m = f.get_float_list("matrix");
-    if (m.size() != 9)
-        fail("ccm: matrix needs 9 values (a|b|c|d|e|f|g|h|i, row-major), got {}", m.size());
     std::array<cl_float4, 3> rows{};
     for (size_t r = 0; r < 3; ++r)
         rows[r] = {{static_cast<cl_float>(m[3 * r]), static_cast<cl_float>(m[3 * r + 1]),
@@ -335,6 +344,7 @@ std::vector<FilterInfo> isp_filters() {
         f.pointwise = true;
         f.takes_mosaic = true;
         f.factory = [](ClContext&, const FilterInstance& inst) { return make_blacklevel(inst); };
+        f.check = check_blacklevel;
         out.push_back(std::move(f));
     }
     {
@@ -364,6 +374,7 @@ std::vector<FilterInfo> isp_filters() {
         f.params = {m};
         f.pointwise = true;
         f.factory = [](ClContext&, const FilterInstance& inst) { return make_ccm(inst); };
+        f.check = check_ccm;
         out.push_back(std::move(f));
     }
     {

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -123,6 +125,7 @@ PresetStage parse_stage(const json& s) {
             stage.filter.set(key, text);
         }
     }
+    if (info.check) info.check(stage.filter);
     return stage;
 }
 
@@ -177,17 +180,38 @@ Preset parse_preset(const json& doc, std::string_view origin) {
 }
 
 Preset read_preset(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail("{}: a folder, not a preset file", path);
     std::ifstream in(path, std::ios::binary);
     if (!in) fail("{}: cannot read preset: {}", path, std::strerror(errno));
-    std::stringstream text;
-    text << in.rdbuf();
+    // Presets are a few kilobytes; a bound keeps /dev/zero or a video named .json from
+    // filling memory.
+    constexpr size_t kMaxPresetBytes = 1 << 20;
+    std::string text(kMaxPresetBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (in.bad()) fail("{}: cannot read preset", path);
+    if (static_cast<size_t>(in.gcount()) > kMaxPresetBytes)
+        fail("{}: larger than 1 MiB, not a preset", path);
+    text.resize(static_cast<size_t>(in.gcount()));
+    // Each object's keys once: a repeated key would otherwise silently take the last value
+    // (a chain's text refuses a repeated parameter too).
+    std::vector<std::set<std::string>> keys;
+    std::string repeated;
+    const json::parser_callback_t once = [&](int, json::parse_event_t ev, json& v) {
+        if (ev == json::parse_event_t::object_start) keys.emplace_back();
+        if (ev == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+        if (ev == json::parse_event_t::key && !keys.empty() &&
+            !keys.back().insert(v.get<std::string>()).second && repeated.empty())
+            repeated = v.get<std::string>();
+        return true;
+    };
     json doc;
     try {
-        doc = json::parse(text.str());
+        doc = json::parse(text, once);
     } catch (const json::exception& e) {
         fail("{}: not JSON: {}", path, json_message(e));
     }
+    if (!repeated.empty()) fail("{}: key \"{}\" appears twice in one object", path, repeated);
     return parse_preset(doc, path);
 }
 

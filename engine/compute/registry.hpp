@@ -67,6 +67,10 @@ struct FilterInfo {
     // hands it the current frame as both FilterIo::src and dst and the frame goes on
     // unchanged, with no copy. It must not write io.dst when io.dst == io.src.
     bool observes = false;
+    // Values each within its range that do not fit together (ccm's nine matrix values,
+    // blacklevel's white above black): parse_chain and presets call it, so such a chain is
+    // refused with one line before any work. Throws vfx::Error; optional.
+    std::function<void(const FilterInstance&)> check;
 
     bool takes(FrameKind k) const { return k == FrameKind::colour ? takes_colour : takes_mosaic; }
     FrameKind output_kind(FrameKind in) const {
