@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/error.hpp"
 #include "core/log.hpp"
 #include "render/renderer.hpp"
 #include "render/vk_check.hpp"
@@ -33,15 +34,20 @@ Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass,
     pi.maxSets = 16;
     pi.poolSizeCount = static_cast<uint32_t>(sizes.size());
     pi.pPoolSizes = sizes.data();
-    VFX_VK(vkCreateDescriptorPool(dev, &pi, nullptr, &pool_));
-    vk.set_name(pool_, VK_OBJECT_TYPE_DESCRIPTOR_POOL, "overlay.descriptors");
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VFX_VK(vkCreateDescriptorPool(dev, &pi, nullptr, &pool));
+    pool_ = DescriptorPoolHandle(dev, pool);
+    vk.set_name(pool, VK_OBJECT_TYPE_DESCRIPTOR_POOL, "overlay.descriptors");
 
+    imgui_.device = dev;
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
+    imgui_.context = true;
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // no imgui.ini litter in the user's folder
     ImGui::StyleColorsDark();
-    ImGui_ImplGlfw_InitForVulkan(window, true);
+    if (!ImGui_ImplGlfw_InitForVulkan(window, true)) fail("the overlay's GLFW backend failed");
+    imgui_.glfw = true;
 
     ImGui_ImplVulkan_InitInfo info{};
     info.Instance = vk.instance();
@@ -49,25 +55,30 @@ Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass,
     info.Device = dev;
     info.QueueFamily = vk.queue_family();
     info.Queue = vk.queue();
-    info.DescriptorPool = pool_;
+    info.DescriptorPool = pool;
     info.Subpass = 0;
     info.MinImageCount = std::max(2u, min_image_count);
     info.ImageCount = std::max(info.MinImageCount, buffer_count);
     info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
     info.CheckVkResultFn = check_imgui_vk;
-    ImGui_ImplVulkan_Init(&info, render_pass);
+    if (!ImGui_ImplVulkan_Init(&info, render_pass)) fail("the overlay's Vulkan backend failed");
+    imgui_.vulkan = true;
 
-    // Upload the font atlas once, with a one-shot command buffer (start-up only).
-    VkCommandPool cmd_pool = VK_NULL_HANDLE;
+    // Upload the font atlas once, with a one-shot command buffer (start-up only; the queue is
+    // idle before the pool goes).
+    VkCommandPool raw_pool = VK_NULL_HANDLE;
     VkCommandPoolCreateInfo cpi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     cpi.queueFamilyIndex = vk.queue_family();
-    VFX_VK(vkCreateCommandPool(dev, &cpi, nullptr, &cmd_pool));
+    VFX_VK(vkCreateCommandPool(dev, &cpi, nullptr, &raw_pool));
+    const CommandPoolHandle cmd_pool(dev, raw_pool);
+    vk.set_name(raw_pool, VK_OBJECT_TYPE_COMMAND_POOL, "overlay.font_upload");
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cai.commandPool = cmd_pool;
+    cai.commandPool = raw_pool;
     cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cai.commandBufferCount = 1;
     VFX_VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+    vk.set_name(cmd, VK_OBJECT_TYPE_COMMAND_BUFFER, "overlay.font_upload");
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VFX_VK(vkBeginCommandBuffer(cmd, &bi));
@@ -79,15 +90,15 @@ Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass,
     VFX_VK(vkQueueSubmit(vk.queue(), 1, &si, VK_NULL_HANDLE));
     VFX_VK(vkQueueWaitIdle(vk.queue()));
     ImGui_ImplVulkan_DestroyFontUploadObjects();
-    vkDestroyCommandPool(dev, cmd_pool, nullptr);
 }
 
-Overlay::~Overlay() {
-    vkDeviceWaitIdle(vk_.device());
-    ImGui_ImplVulkan_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-    vkDestroyDescriptorPool(vk_.device(), pool_, nullptr);
+Overlay::~Overlay() = default;
+
+Overlay::ImGuiSession::~ImGuiSession() {
+    if (device) vkDeviceWaitIdle(device);
+    if (vulkan) ImGui_ImplVulkan_Shutdown();
+    if (glfw) ImGui_ImplGlfw_Shutdown();
+    if (context) ImGui::DestroyContext();
 }
 
 void Overlay::set_min_image_count(uint32_t n) {

@@ -12,6 +12,7 @@
 
 #include "compute/chain.hpp"
 #include "compute/processor.hpp"
+#include "render/vk_handle.hpp"
 #include "session/chain_editor.hpp"
 #include "timing/timing.hpp"
 
@@ -93,8 +94,21 @@ private:
     void histogram_panel(const OverlayState& s);
     void drag_split(const OverlayState& s);
 
+    // Dear ImGui's context and backends, shut down in reverse order of what was started (also
+    // when the constructor throws half-way), after the device is idle; declared after pool_,
+    // so it goes first: the Vulkan backend frees its descriptor sets into pool_.
+    struct ImGuiSession {
+        VkDevice device = VK_NULL_HANDLE;
+        bool context = false, glfw = false, vulkan = false;
+        ImGuiSession() = default;
+        ImGuiSession(const ImGuiSession&) = delete;
+        ImGuiSession& operator=(const ImGuiSession&) = delete;
+        ~ImGuiSession();
+    };
+
     VkContext& vk_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    DescriptorPoolHandle pool_;
+    ImGuiSession imgui_;
     bool visible_ = true;
     float scale_ = 0;
     bool have_frame_ = false;

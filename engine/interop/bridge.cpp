@@ -61,8 +61,12 @@ private:
 };
 
 // One SharedFrame: the memory both APIs see for one frame in flight, and the objects that order
-// access to it. Owns every handle (members are destroyed in reverse order: OpenCL's imports go
-// before the Vulkan objects they came from); it is destroyed only after Bridge::drain().
+// access to it. Owns every handle (members are destroyed in reverse order: the slot's references
+// to OpenCL's imports go before the Vulkan objects they came from); it is destroyed only after
+// Bridge::drain(). A frame still in the player's hands may hold its own reference to the
+// imported buffer (FrameProcessor::enqueue retains its target) a frame or two longer: harmless,
+// since the exported memory is reference-counted by the driver and drain() has finished every
+// OpenCL command that could touch it.
 struct Bridge::Slot {
     ClSemaphoreFns fns;
     uint32_t index = 0;
@@ -103,9 +107,10 @@ Bridge::Bridge(ClContext& cl, VkContext& vk, InteropTier tier, uint32_t slots,
       // implementation, but NVIDIA's (580) keeps a duplicate and never closes ours: measured on an
       // H200, 6 re-allocations left 12 descriptors open, and closing ours right after a
       // successful import left none with every frame still read back exactly
-      // (tests/test_interop.cpp). Elsewhere the implementation owns it and we must not touch it.
-      close_imported_fds_(cl.info().vendor_id == 0x10DE ||
-                          cl.info().platform_name.find("NVIDIA") != std::string::npos) {
+      // (tests/test_interop.cpp). Elsewhere the implementation owns it and we must not touch it:
+      // keyed on NVIDIA's own platform ("NVIDIA CUDA"), not the vendor id, which Mesa's rusticl
+      // also reports on NVIDIA hardware while following the spec.
+      close_imported_fds_(cl.info().platform_name.find("NVIDIA") != std::string::npos) {
     if (slots < 2) slots = 2;
     slots_.resize(slots);
 }
