@@ -251,6 +251,42 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
 // A raw sensor frame saved as a 16-bit grey PNG (big-endian, as PNG stores it) enters the chain
 // as a mosaic, as an 8-bit one does, and demosaics to 16-bit colour: a flat RGGB field comes out
 // as its one colour at every pixel, borders included.
+// A phone clip (a display matrix of 90 degrees): `process` writes it as a viewer sees it, as
+// ffmpeg does by default, in a still and in a video (which then carries no rotation).
+TEST(Cli, ProcessTurnsARotatedStreamUpright) {
+    const std::string dir = scratch_dir();
+    const std::string base =
+        make_media("cli_rotate_base.mp4",
+                   "-f lavfi -i testsrc2=size=160x96:rate=25 -frames:v 3 -c:v libx264 -pix_fmt "
+                   "yuv420p");
+    ASSERT_FALSE(base.empty());
+    const std::string rotated =
+        make_media("cli_rotate90.mp4", "-i '" + base + "' -c copy -metadata:s:v rotate=90");
+    ASSERT_FALSE(rotated.empty());
+    ASSERT_EQ(
+        run_command("ffmpeg -v error -y -i '" + rotated + "' -frames:v 1 '" + dir + "/ffmpeg.png'"),
+        0);
+    Outcome r =
+        vfx_run("process --input '" + rotated + "' --frames 1 --output '" + dir + "/vfx.png'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const vfx::HostFrame ours = first_frame(dir + "/vfx.png");
+    const vfx::HostFrame theirs = first_frame(dir + "/ffmpeg.png");
+    EXPECT_EQ(ours.width, 96);
+    EXPECT_EQ(ours.height, 160);
+    EXPECT_LT(mean_abs_diff_rgba8(ours, theirs), 2.0);
+
+    r = vfx_run("process --input '" + rotated + "' --output '" + dir + "/vfx.mp4'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::string probed;
+    ASSERT_EQ(run_command("ffprobe -v error -select_streams v:0 -show_entries "
+                          "stream=width,height:stream_side_data=rotation -of csv=p=0 '" +
+                              dir + "/vfx.mp4' 2>&1",
+                          &probed),
+              0);
+    EXPECT_EQ(probed.substr(0, probed.find_first_of("\n")), "96,160") << probed;
+    EXPECT_EQ(probed.find("90"), std::string::npos) << probed;
+}
+
 TEST(Cli, SixteenBitGreyPngIsAMosaic) {
     const std::string dir = scratch_dir();
     const std::string in = make_media(

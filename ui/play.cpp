@@ -47,23 +47,9 @@ void save_png(const RgbaImage& img, const std::string& path) {
 // bytes are moved whole; nothing is resampled).
 CapturedFrame upright(const CapturedFrame& c) {
     if (c.rotation % 360 == 0) return c;
-    const FrameGeometry& g = c.geometry;
-    const size_t bpp = bytes_per_pixel(g.format);
-    const bool side = c.rotation % 180 == 90;
     CapturedFrame out = c;
     out.rotation = 0;
-    out.geometry = make_geometry(side ? g.height : g.width, side ? g.width : g.height, g.format);
-    out.pixels.assign(out.geometry.size_bytes(), 0);
-    const uint32_t w = g.width, h = g.height;
-    for (uint32_t y = 0; y < out.geometry.height; ++y)
-        for (uint32_t x = 0; x < out.geometry.width; ++x) {
-            uint32_t sx = x, sy = y;  // where display pixel (x, y) is stored
-            if (c.rotation == 90) sx = y, sy = h - 1 - x;
-            if (c.rotation == 180) sx = w - 1 - x, sy = h - 1 - y;
-            if (c.rotation == 270) sx = w - 1 - y, sy = x;
-            std::memcpy(&out.pixels[y * out.geometry.pitch + x * bpp],
-                        &c.pixels[sy * g.pitch + sx * bpp], bpp);
-        }
+    out.geometry = turn_upright(c.pixels.data(), c.geometry, c.rotation, out.pixels);
     return out;
 }
 

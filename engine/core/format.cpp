@@ -1,5 +1,7 @@
 #include "core/format.hpp"
 
+#include <cstring>
+
 namespace vfx {
 
 std::string_view to_string(Matrix m) {
@@ -40,6 +42,28 @@ FrameGeometry make_geometry(uint32_t width, uint32_t height, WorkFormat format) 
     const size_t row = size_t{width} * bytes_per_pixel(format);
     g.pitch = (row + 255) / 256 * 256;
     return g;
+}
+
+FrameGeometry turn_upright(const uint8_t* pixels, const FrameGeometry& g, int rotation,
+                           std::vector<uint8_t>& out) {
+    rotation = ((rotation % 360) + 360) % 360;
+    const size_t bpp = bytes_per_pixel(g.format);
+    const bool side = rotation % 180 == 90;
+    const FrameGeometry o =
+        make_geometry(side ? g.height : g.width, side ? g.width : g.height, g.format);
+    out.assign(o.size_bytes(), 0);
+    const uint32_t w = g.width, h = g.height;
+    for (uint32_t y = 0; y < o.height; ++y) {
+        uint8_t* row = &out[y * o.pitch];
+        for (uint32_t x = 0; x < o.width; ++x) {
+            uint32_t sx = x, sy = y;  // where display pixel (x, y) is stored
+            if (rotation == 90) sx = y, sy = h - 1 - x;
+            if (rotation == 180) sx = w - 1 - x, sy = h - 1 - y;
+            if (rotation == 270) sx = w - 1 - y, sy = x;
+            std::memcpy(row + x * bpp, pixels + sy * g.pitch + sx * bpp, bpp);
+        }
+    }
+    return o;
 }
 
 }  // namespace vfx

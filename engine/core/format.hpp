@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace vfx {
 
@@ -80,6 +81,12 @@ struct FrameGeometry {
 };
 
 FrameGeometry make_geometry(uint32_t width, uint32_t height, WorkFormat format);
+
+// The picture as the viewer sees it: pixels of geometry `g` turned `rotation` degrees clockwise
+// (0, 90, 180 or 270: a stream's display matrix), moved whole, nothing resampled. `out` receives
+// them in the returned geometry (make_geometry's pitch).
+FrameGeometry turn_upright(const uint8_t* pixels, const FrameGeometry& g, int rotation,
+                           std::vector<uint8_t>& out);
 
 // How a decoded frame's samples lie in host memory: the layouts the OpenCL conversion kernel
 // reads directly. Anything else is brought to `rgba` (8- or 16-bit) by libswscale first.

@@ -30,6 +30,7 @@ struct InFlight {
     PendingFrame pending;
     ClEvent read;
     int64_t index = 0;  // of the frame in flight (its planes were copied at enqueue)
+    int rotation = 0;   // its display matrix: written turned upright
     double time_s = 0, decode_ms = 0;
     bool busy = false;
 };
@@ -65,6 +66,7 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     TimingLog timing(512, /*keep_all=*/true);
     int64_t submitted = 0, written = 0;
     std::optional<Histogram> last_histogram;  // of the last frame written (a histogram filter)
+    std::vector<uint8_t> upright;             // a rotated frame's pixels, turned
     auto last_done = Clock::now();
 
     auto retire = [&](InFlight& f) {
@@ -73,7 +75,13 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         VFX_CL(clWaitForEvents(1, &ev));
         const double wait_ms = ms_since(t0);
         const auto tw = Clock::now();
-        sink->write(static_cast<const uint8_t*>(f.host), f.geometry, f.index, f.time_s);
+        if (f.rotation % 360 == 0) {
+            sink->write(static_cast<const uint8_t*>(f.host), f.geometry, f.index, f.time_s);
+        } else {  // as a viewer sees it, like ffmpeg's autorotate (outputs carry no rotation)
+            const FrameGeometry turned =
+                turn_upright(static_cast<const uint8_t*>(f.host), f.geometry, f.rotation, upright);
+            sink->write(upright.data(), turned, f.index, f.time_s);
+        }
         FrameRecord rec;
         rec.index = f.index;
         rec.time_s = f.time_s;
@@ -100,14 +108,15 @@ OfflineResult run_offline(const OfflineOptions& opts) {
             make_geometry(static_cast<uint32_t>(frame->width), static_cast<uint32_t>(frame->height),
                           frame->format.work_format());
         if (!sink) {
+            const bool side = frame->rotation % 180 != 0;  // turned a quarter: w and h swap
             SinkOptions so;
             so.path = opts.output;
             so.codec = opts.codec;
             so.encoder_options = opts.encoder_options;
             so.fps = source->info().fps > 0 ? source->info().fps : 25.0;
-            so.sar_num = frame->sar_num;
-            so.sar_den = frame->sar_den;
-            sink = Sink::open(so, g);
+            so.sar_num = side ? frame->sar_den : frame->sar_num;
+            so.sar_den = side ? frame->sar_num : frame->sar_den;
+            sink = Sink::open(so, side ? make_geometry(g.height, g.width, g.format) : g);
             spdlog::info("output: {}", sink->describe());
         }
         if (!(f.geometry == g)) {  // first use, or the stream changed size
@@ -132,6 +141,7 @@ OfflineResult run_offline(const OfflineOptions& opts) {
                                    0, nullptr, f.read.out()));
         VFX_CL(clFlush(cl.queue()));
         f.index = frame->index;
+        f.rotation = frame->rotation;
         f.time_s = frame->time_s;
         f.decode_ms = frame->decode_ms;
         f.busy = true;
