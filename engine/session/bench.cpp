@@ -302,8 +302,8 @@ private:
 
 // The cases of one filter: its defaults, or instead the settings that matter: those the peers
 // are compared at (median, box, gaussian, bilateral, oilpaint, unsharp), both demosaic methods,
-// and a visible change where the defaults do nothing (color) or are the cheap form (gamma's
-// power curve: sRGB's segments cost more). README.md's Speed section lists them.
+// a visible change where the defaults do nothing (color), and gamma's sRGB curve. README.md's
+// Speed section lists them.
 std::vector<std::string> cases_of(const FilterInfo& f) {
     static const std::map<std::string, std::vector<std::string>> extra = {
         {"median", {"median=radius=1", "median=radius=2"}},
