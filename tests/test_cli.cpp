@@ -248,9 +248,6 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
         0.0);
 }
 
-// A raw sensor frame saved as a 16-bit grey PNG (big-endian, as PNG stores it) enters the chain
-// as a mosaic, as an 8-bit one does, and demosaics to 16-bit colour: a flat RGGB field comes out
-// as its one colour at every pixel, borders included.
 // A phone clip (a display matrix of 90 degrees): `process` writes it as a viewer sees it, as
 // ffmpeg does by default, in a still and in a video (which then carries no rotation).
 TEST(Cli, ProcessTurnsARotatedStreamUpright) {
@@ -287,6 +284,35 @@ TEST(Cli, ProcessTurnsARotatedStreamUpright) {
     EXPECT_EQ(probed.find("90"), std::string::npos) << probed;
 }
 
+// A grey video (a monochrome camera, an ffv1 archive) runs colour filters: converted to colour
+// (R = G = B) when the chain's first filter reads colour; as a mosaic when it reads mosaics.
+TEST(Cli, GreyVideoRunsColourFiltersAndDemosaicAlike) {
+    const std::string dir = scratch_dir();
+    const std::string grey =
+        make_media("cli_grey.mkv",
+                   "-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 2 -c:v ffv1 -pix_fmt gray");
+    ASSERT_FALSE(grey.empty());
+    Outcome r = vfx_run("process --input '" + grey + "' --frames 1 --chain sepia --output '" + dir +
+                        "/sepia.png'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const vfx::HostFrame sepia = first_frame(dir + "/sepia.png");
+    int tinted = 0;
+    for (int y = 0; y < sepia.height; ++y)
+        for (int x = 0; x < sepia.width; ++x) {
+            const uint8_t* p = sepia.plane(0).data + y * sepia.plane(0).stride + x * 4;
+            tinted += p[0] > p[2] + 10;  // sepia: red well above blue on mid greys
+        }
+    EXPECT_GT(tinted, sepia.width * sepia.height / 4);
+    r = vfx_run("process --input '" + grey +
+                "' --frames 1 --chain demosaic=pattern=rggb "
+                "--output '" +
+                dir + "/raw.png'");
+    EXPECT_EQ(r.status, 0) << r.output;
+}
+
+// A raw sensor frame saved as a 16-bit grey PNG (big-endian, as PNG stores it) enters the chain
+// as a mosaic, as an 8-bit one does, and demosaics to 16-bit colour: a flat RGGB field comes out
+// as its one colour at every pixel, borders included.
 TEST(Cli, SixteenBitGreyPngIsAMosaic) {
     const std::string dir = scratch_dir();
     const std::string in = make_media(

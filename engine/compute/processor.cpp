@@ -382,6 +382,16 @@ std::shared_ptr<PendingFrame::Pinned> FrameProcessor::pinned_block() {
 
 namespace {
 
+// A grey source is a sensor mosaic (raw Bayer) for a chain whose first filter that reads one
+// kind only reads mosaics (demosaic), or whose filters all read both (blacklevel, wb, gamma,
+// histogram: the samples stay as they are); for one whose first such filter reads colour
+// (median, sepia...) it is a grey picture, converted to colour (R = G = B) like any other.
+bool grey_enters_as_mosaic(const Chain& chain) {
+    for (const FilterInstance& f : chain.filters)
+        if (f.info->takes_colour != f.info->takes_mosaic) return f.info->takes_mosaic;
+    return true;
+}
+
 std::string kind_error(const FilterInstance& f, size_t position, FrameKind got) {
     const FilterInfo& info = *f.info;
     if (got == FrameKind::colour)
@@ -415,7 +425,8 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     const size_t n = stages_.size();
 
     // ---- frame kinds through the chain, before any GPU work ----
-    const bool mosaic_source = n > 0 && frame.format.layout == PlaneLayout::gray;
+    const bool mosaic_source =
+        n > 0 && frame.format.layout == PlaneLayout::gray && grey_enters_as_mosaic(chain_);
     std::vector<FrameKind> filter_kinds{mosaic_source ? FrameKind::mosaic : FrameKind::colour};
     bool need_input = view_needs_input();
     for (size_t i = 0; i < chain_.filters.size(); ++i) {

@@ -177,9 +177,10 @@ public:
     // `target` (geometry `g`: frame's width and height, format frame.format.work_format()).
     // An empty chain converts straight into `target`. Flushes the queue; never waits for it,
     // except for an old frame's upload before its staging buffer is reused.
-    // Frame kinds: a `gray` source (grey still, raw Bayer) with a non-empty chain enters the
-    // chain as a mosaic (mono8 for 8-bit sources, mono16 deeper; full-range values, see
-    // core/format.hpp); any other source as colour. Each filter must take the kind it gets
+    // Frame kinds: a `gray` source (grey still or video, raw Bayer) with a non-empty chain
+    // enters the chain as a mosaic (mono8 for 8-bit sources, mono16 deeper; full-range values,
+    // see core/format.hpp), unless the chain's first filter that reads one kind only reads
+    // colour (median on a grey video): then, like any other source, as colour. Each filter must take the kind it gets
     // (FilterInfo::takes), else vfx::Error with one line naming the filter, thrown before any
     // of the frame's GPU work. A mosaic still at the end of the chain is written to `target` as
     // grey (R = G = B, alpha max) by one more stage, "display". `target` is always the RGBA
