@@ -472,6 +472,7 @@ size_t ClContext::reload(const std::vector<std::string>& files) {
         j.program = build_program(j.file, j.options, j.common, j.text);
     // A file no cached program is built from (e.g. a point-wise operation, used only inside
     // generated kernels) is still compiled on its own once, so a broken one is refused here.
+    size_t generated = 0;  // such files: the kernels made from them are rebuilt on next use
     for (const auto& [file, text] : fresh) {
         if (file == "common.h") continue;
         const bool built =
@@ -483,6 +484,7 @@ size_t ClContext::reload(const std::vector<std::string>& files) {
                 common = all ? fresh["common.h"] : snapshot_locked("common.h");
             }
             (void)build_program(file, "-DWORK16=0", common, text);
+            ++generated;
         }
     }
 
@@ -503,7 +505,12 @@ size_t ClContext::reload(const std::vector<std::string>& files) {
     for (auto& [file, text] : fresh)
         sources_[file] = std::move(text);
     ++generation_;
-    spdlog::info("kernels reloaded: {} ({} programs rebuilt)", fmt::join(files, ", "), jobs.size());
+    spdlog::info("kernels reloaded: {} ({} programs rebuilt{})", fmt::join(files, ", "),
+                 jobs.size(),
+                 generated ? fmt::format("; {} file(s) used in generated kernels, which are "
+                                         "rebuilt on their next use",
+                                         generated)
+                           : "");
     return jobs.size();
 }
 
