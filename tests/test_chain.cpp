@@ -151,6 +151,17 @@ TEST_F(ChainText, Errors) {
         EXPECT_EQ(error_of(bad).find('\n'), std::string::npos);
 }
 
+// A source that declares its Bayer layout: a filter reading the mosaic as another is named.
+TEST_F(ChainText, CfaMismatchNamesTheFilterAndThePattern) {
+    EXPECT_EQ(cfa_mismatch(parse_chain("wb=pattern=bggr,demosaic"), "bayer_bggr8"),
+              "'demosaic' (filter 2) reads the mosaic as rggb, but the source is bayer_bggr8 "
+              "(bggr): colours will be wrong; give it pattern=bggr");
+    EXPECT_EQ(cfa_mismatch(parse_chain("wb=pattern=gbrg,demosaic=pattern=gbrg"), "bayer_gbrg16le"),
+              "");
+    EXPECT_EQ(cfa_mismatch(parse_chain("demosaic"), "gray"), "");  // nothing declared
+    EXPECT_EQ(cfa_mismatch(parse_chain("gaussian"), "bayer_grbg8"), "");
+}
+
 TEST_F(ChainText, TypesAndEscapes) {
     Chain c = parse_chain("zz_types=mode=a\\,b:count=-3:on=true:list=1|-1|0.125");
     ASSERT_EQ(c.filters.size(), 1u);

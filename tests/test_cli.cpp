@@ -310,6 +310,26 @@ TEST(Cli, GreyVideoRunsColourFiltersAndDemosaicAlike) {
     EXPECT_EQ(r.status, 0) << r.output;
 }
 
+// The working format keeps the source's primaries and transfer curve, so a video output is
+// tagged with them (an HDR source is not re-tagged as SDR BT.709).
+TEST(Cli, VideoOutputKeepsThePrimariesAndTransferTags) {
+    const std::string dir = scratch_dir();
+    const std::string hdr = make_media(
+        "cli_hdr_tags.mp4",
+        "-f lavfi -i testsrc2=size=64x48:rate=10 -frames:v 2 -c:v libx264 -pix_fmt yuv420p "
+        "-colorspace bt2020nc -color_primaries bt2020 -color_trc smpte2084");
+    ASSERT_FALSE(hdr.empty());
+    Outcome r = vfx_run("process --input '" + hdr + "' --output '" + dir + "/out.mp4'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::string probed;
+    ASSERT_EQ(run_command("ffprobe -v error -select_streams v:0 -show_entries "
+                          "stream=color_primaries,color_transfer -of csv=p=0 '" +
+                              dir + "/out.mp4' 2>&1",
+                          &probed),
+              0);
+    EXPECT_EQ(probed.substr(0, probed.find('\n')), "smpte2084,bt2020") << probed;
+}
+
 // A raw sensor frame saved as a 16-bit grey PNG (big-endian, as PNG stores it) enters the chain
 // as a mosaic, as an 8-bit one does, and demosaics to 16-bit colour: a flat RGGB field comes out
 // as its one colour at every pixel, borders included.

@@ -164,6 +164,9 @@ int run_play(const PlayOptions& o) {
     po.direct_decode = o.direct_decode;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
+    if (const std::string w = cfa_mismatch(player->chain(), player->stream().pixel_format);
+        !w.empty())
+        spdlog::warn("{}", w);
 
     std::unique_ptr<Overlay> overlay;
     if (window) {

@@ -259,6 +259,23 @@ Chain parse_chain(std::string_view text) {
     return Parser(text).parse();
 }
 
+std::string cfa_mismatch(const Chain& chain, std::string_view pix_fmt) {
+    constexpr std::string_view prefix = "bayer_";
+    if (!pix_fmt.starts_with(prefix) || pix_fmt.size() < prefix.size() + 4) return {};
+    const std::string_view declared = pix_fmt.substr(prefix.size(), 4);
+    for (size_t i = 0; i < chain.filters.size(); ++i) {
+        const FilterInstance& f = chain.filters[i];
+        if (f.info->param_index("pattern") < 0) continue;
+        const std::string& pattern = f.get_enum("pattern");
+        if (pattern != declared)
+            return fmt::format(
+                "'{}' (filter {}) reads the mosaic as {}, but the source is {} ({}): colours will "
+                "be wrong; give it pattern={}",
+                f.info->name, i + 1, pattern, pix_fmt, declared, declared);
+    }
+    return {};
+}
+
 std::string format_chain(const Chain& chain) {
     std::string out;
     for (size_t i = 0; i < chain.filters.size(); ++i) {

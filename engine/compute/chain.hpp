@@ -59,4 +59,9 @@ Chain parse_chain(std::string_view text);
 // an equal chain. The empty chain prints as "".
 std::string format_chain(const Chain& chain);
 
+// For a source that declares its colour filter array (FFmpeg's bayer_rggb8, bayer_bggr16le...):
+// a one-line warning naming the first filter whose `pattern` says otherwise (the colours would
+// come out wrong), "" when every pattern agrees or the source declares none.
+std::string cfa_mismatch(const Chain& chain, std::string_view source_pixel_format);
+
 }  // namespace vfx

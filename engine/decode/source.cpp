@@ -631,6 +631,12 @@ private:
         info_.pixel_format = pfn ? pfn : "unknown";
         info_.width = dec_->width;
         info_.height = dec_->height;
+        info_.color_primaries = stream_->codecpar->color_primaries;
+        info_.color_trc = stream_->codecpar->color_trc;
+        if (const AVPixFmtDescriptor* pd = av_pix_fmt_desc_get(dec_->pix_fmt);
+            pd && (pd->flags & AV_PIX_FMT_FLAG_ALPHA))
+            spdlog::warn("'{}': its alpha channel ({}) is not used: frames are processed opaque",
+                         name_, info_.pixel_format);
         AVRational fr = stream_->avg_frame_rate;
         if (fr.num <= 0 || fr.den <= 0) fr = stream_->r_frame_rate;
         if (fr.num > 0 && fr.den > 0) info_.fps = av_q2d(fr);

@@ -45,6 +45,10 @@ struct StreamInfo {
     std::string codec;         // e.g. "h264"
     std::string pixel_format;  // decoder's pixel format, e.g. "yuv420p"
     int width = 0, height = 0;
+    // The stream's colour primaries and transfer curve (FFmpeg's AVColorPrimaries and
+    // AVColorTransferCharacteristic; 2: unspecified): the working format keeps both, so an
+    // encoded output is tagged with them.
+    int color_primaries = 2, color_trc = 2;
     double fps = 0;              // average frame rate, 0 when unknown
     double duration_s = 0;       // 0 when unknown
     bool live = false;           // lavfi: and v4l2: sources: low latency, queue depth 1

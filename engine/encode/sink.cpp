@@ -342,6 +342,8 @@ public:
         enc_->framerate = fps;
         enc_->sample_aspect_ratio = AVRational{std::max(1, o.sar_num), std::max(1, o.sar_den)};
         enc_->thread_count = 0;
+        enc_->color_primaries = static_cast<AVColorPrimaries>(o.color_primaries);
+        enc_->color_trc = static_cast<AVColorTransferCharacteristic>(o.color_trc);
         set_colour_tags(pf);
         if (ofmt->flags & AVFMT_GLOBALHEADER) enc_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
 
@@ -389,6 +391,8 @@ public:
         frame_->sample_aspect_ratio = enc_->sample_aspect_ratio;
         frame_->colorspace = enc_->colorspace;
         frame_->color_range = enc_->color_range;
+        frame_->color_primaries = enc_->color_primaries;
+        frame_->color_trc = enc_->color_trc;
         if (av_frame_get_buffer(frame_.get(), 0) < 0) throw std::bad_alloc();
 
         // The container, under its temporary name.

@@ -27,6 +27,9 @@ struct SinkOptions {
     std::vector<std::pair<std::string, std::string>> encoder_options;  // av_opt_set, ctx then priv
     double fps = 25;               // nominal frame rate written to the container
     int sar_num = 1, sar_den = 1;  // sample aspect ratio written to the output
+    // Video outputs: the tags of the pixels' primaries and transfer curve (the source's:
+    // StreamInfo::color_primaries, color_trc; 2: unspecified).
+    int color_primaries = 2, color_trc = 2;
 };
 
 class Sink {

@@ -51,6 +51,8 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     if (opts.direct_decode && !source_opts.allocator)
         source_opts.allocator = PinnedFramePool::create(cl);
     auto source = Source::open(source_opts);
+    if (const std::string w = cfa_mismatch(chain, source->info().pixel_format); !w.empty())
+        spdlog::warn("{}", w);
     spdlog::debug("direct decode: {}", direct_decode_status(source_opts, source->info()));
     FrameProcessor processor(cl, chain);
 
@@ -114,6 +116,8 @@ OfflineResult run_offline(const OfflineOptions& opts) {
             so.codec = opts.codec;
             so.encoder_options = opts.encoder_options;
             so.fps = source->info().fps > 0 ? source->info().fps : 25.0;
+            so.color_primaries = source->info().color_primaries;
+            so.color_trc = source->info().color_trc;
             so.sar_num = side ? frame->sar_den : frame->sar_num;
             so.sar_den = side ? frame->sar_num : frame->sar_den;
             sink = Sink::open(so, side ? make_geometry(g.height, g.width, g.format) : g);
