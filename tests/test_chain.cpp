@@ -159,7 +159,11 @@ TEST_F(ChainText, CfaMismatchNamesTheFilterAndThePattern) {
     EXPECT_EQ(cfa_mismatch(parse_chain("wb=pattern=gbrg,demosaic=pattern=gbrg"), "bayer_gbrg16le"),
               "");
     EXPECT_EQ(cfa_mismatch(parse_chain("demosaic"), "gray"), "");  // nothing declared
-    EXPECT_EQ(cfa_mismatch(parse_chain("gaussian"), "bayer_grbg8"), "");
+    EXPECT_EQ(cfa_mismatch(parse_chain("wb=pattern=grbg,gaussian"), "bayer_grbg8"),
+              "'gaussian' (filter 2) reads colour, so it gets the source's bayer_grbg8 mosaic as "
+              "a grey picture; start the chain with demosaic=pattern=grbg");
+    EXPECT_EQ(cfa_mismatch(parse_chain("demosaic=pattern=grbg,gaussian"), "bayer_grbg8"), "");
+    EXPECT_EQ(cfa_mismatch(parse_chain("gaussian"), "gray"), "");
 }
 
 TEST_F(ChainText, TypesAndEscapes) {

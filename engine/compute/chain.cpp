@@ -263,6 +263,18 @@ std::string cfa_mismatch(const Chain& chain, std::string_view pix_fmt) {
     constexpr std::string_view prefix = "bayer_";
     if (!pix_fmt.starts_with(prefix) || pix_fmt.size() < prefix.size() + 4) return {};
     const std::string_view declared = pix_fmt.substr(prefix.size(), 4);
+    // A chain whose first filter reading one kind reads colour gets the mosaic as a grey
+    // picture (FrameProcessor::enqueue): legal, but rarely what a raw input wants.
+    for (size_t i = 0; i < chain.filters.size(); ++i) {
+        const FilterInfo& info = *chain.filters[i].info;
+        if (info.takes_colour == info.takes_mosaic) continue;
+        if (info.takes_colour)
+            return fmt::format(
+                "'{}' (filter {}) reads colour, so it gets the source's {} mosaic as a grey "
+                "picture; start the chain with demosaic=pattern={}",
+                info.name, i + 1, pix_fmt, declared);
+        break;
+    }
     for (size_t i = 0; i < chain.filters.size(); ++i) {
         const FilterInstance& f = chain.filters[i];
         if (f.info->param_index("pattern") < 0) continue;

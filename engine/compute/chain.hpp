@@ -61,7 +61,8 @@ std::string format_chain(const Chain& chain);
 
 // For a source that declares its colour filter array (FFmpeg's bayer_rggb8, bayer_bggr16le...):
 // a one-line warning naming the first filter whose `pattern` says otherwise (the colours would
-// come out wrong), "" when every pattern agrees or the source declares none.
+// come out wrong), or the colour filter that would get the mosaic as a grey picture (no
+// demosaic first); "" when all is well or the source declares no layout.
 std::string cfa_mismatch(const Chain& chain, std::string_view source_pixel_format);
 
 }  // namespace vfx
