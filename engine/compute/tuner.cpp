@@ -49,10 +49,11 @@ constexpr int kBurst = 2;
 // most of a kernel's candidates lose by far more than the noise, and measuring them 11 times
 // made most of the tuning time on the CPU.
 constexpr int kPruneAfter = 3;
-// Seconds of measuring after which a kernel's tuning ends at the pruning round instead of going
-// on to kRounds: on a GPU every round of every kernel takes milliseconds and never comes near
-// it; on a CPU device one run of oilpaint at 1080p takes a second, and the 11 rounds took
-// 66 s of a first start (helper measurement, PoCL on 2 cores), which looks like a hang.
+// Seconds of timed rounds (program builds and warm-ups not counted) after which a kernel's tuning
+// ends at the pruning round instead of going on to kRounds: on a GPU every round of every kernel
+// takes milliseconds and never comes near it; on a CPU device one run of oilpaint at 1080p takes a
+// second, and the 11 rounds took 66 s of a first start (helper measurement, PoCL on 2 cores), which
+// looks like a hang.
 constexpr double kRoundsBudgetS = 2.0;
 
 std::string uuid_text(const ClDeviceInfo& dev) {
@@ -233,10 +234,11 @@ size_t Tuner::choose(const std::string& key, std::span<const std::string> labels
             if (state[i] == of) m[i] = median_of(ms[i]);
         return m;
     };
-    const auto started = std::chrono::steady_clock::now();
     for (size_t i = 0; i < labels.size(); ++i)
         for (int r = 0; r < kWarmups && state[i] == measured; ++r)
             if (!time_burst(i)) state[i] = skipped;
+    // From here: the warm-ups built every candidate's program, which the budget must not count.
+    const auto started = std::chrono::steady_clock::now();
     int rounds = 0;
     for (int r = 0; r < kRounds; ++r) {
         if (r == kPruneAfter && prune_ratio_) {
