@@ -584,7 +584,9 @@ TEST(Cli, InterruptedRunLeavesNoFileBehind) {
         fs::remove_all(dir + "/out");
         fs::create_directories(dir + "/out");
         const std::string script = dir + "/interrupt.sh";
-        std::ofstream(script) << "vfx='" << vfx::test::vfx_binary() << "'; out='" << dir
+        // set -m: a job control shell, so the background job does not start with SIGINT
+        // ignored (which vfx, like any program, leaves ignored).
+        std::ofstream(script) << "set -m\nvfx='" << vfx::test::vfx_binary() << "'; out='" << dir
                               << "/out'\n"
                               << "\"$vfx\" process --input '" << kSample
                               << "' --output \"$out/f_%04d.png\" --report \"$out/r.json\" "
@@ -616,6 +618,18 @@ echo "exit=$?"
         for (const auto& e : fs::directory_iterator(dir + "/out"))
             ADD_FAILURE() << "left behind: " << e.path();
     }
+    // A signal ignored when vfx starts (nohup's SIGHUP) stays ignored: the run completes.
+    fs::remove_all(dir + "/out");
+    fs::create_directories(dir + "/out");
+    const std::string script = dir + "/nohup.sh";
+    std::ofstream(script) << "set -m\ntrap '' HUP\n\"" << vfx::test::vfx_binary()
+                          << "\" process --input '" << kSample << "' --frames 5 --output '" << dir
+                          << "/out/f_%04d.png' > /dev/null 2>&1 &\n"
+                          << "pid=$!\nsleep 0.3\nkill -HUP $pid\nwait $pid\necho \"exit=$?\"\n";
+    std::string out;
+    run_command("bash '" + script + "'", &out);
+    EXPECT_NE(out.find("exit=0"), std::string::npos) << out;
+    EXPECT_TRUE(fs::exists(dir + "/out/f_0005.png")) << out;
 }
 
 TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {

@@ -65,7 +65,9 @@ void check_can_create(const std::string& path, const char* what) {
     if (p.filename().empty()) fail("{} '{}' names a folder, not a file", what, path);
     const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
     std::error_code ec;
-    if (!fs::exists(dir, ec)) fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
+    const bool dir_exists = fs::exists(dir, ec);
+    if (ec) fail("{} '{}': folder '{}': {}", what, path, dir.string(), ec.message());
+    if (!dir_exists) fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
     if (!fs::is_directory(dir, ec)) fail("{} '{}': '{}' is not a folder", what, path, dir.string());
     if (fs::is_directory(p, ec)) fail("{} '{}': a folder of that name exists", what, path);
     const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
@@ -73,14 +75,17 @@ void check_can_create(const std::string& path, const char* what) {
         fail("{} '{}': the name is longer than the file system allows ({} bytes)", what, path,
              name_max);
     const fs::path probe = temp_path_for(p);
+    remember(probe);  // an interrupt between the create and the remove removes it too
     const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         const int e = errno;
+        forget(probe);
         fail("{} '{}': folder '{}' is not writable ({})", what, path, dir.string(),
              std::strerror(e));
     }
     ::close(fd);
     remove_quietly(probe);
+    forget(probe);
 }
 
 void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths) {
@@ -139,12 +144,36 @@ void TempFile::publish() {
     published_ = true;
 }
 
+void publish_all(std::vector<TempFile>& files) {
+    // Under the registry's lock: an interrupt either comes before the first rename (and removes
+    // every temporary) or waits until the last is done.
+    std::lock_guard lk(registry().mu);
+    for (TempFile& f : files) {
+        if (!f.live_) continue;
+        std::error_code ec;
+        fs::rename(f.tmp_, f.final_, ec);
+        if (ec)
+            fail(
+                "cannot write '{}': renaming the finished file failed ({}); the frames before "
+                "it were written",
+                f.final_.string(), ec.message());
+        registry().names.erase(f.tmp_.string());
+        f.live_ = false;
+        f.published_ = true;
+    }
+}
+
 void install_interrupt_cleanup() {
     ::signal(SIGPIPE, SIG_IGN);
     static sigset_t set;
     sigemptyset(&set);
-    for (int s : {SIGINT, SIGTERM, SIGHUP})
+    // Only signals that do something: one the parent ignores (nohup's SIGHUP, a shell's SIGINT
+    // for a background job) stays ignored, as it would without this thread.
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old {};
+        if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
         sigaddset(&set, s);
+    }
     if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;  // left to the defaults
     std::thread([] {
         int sig = 0;

@@ -41,17 +41,22 @@ public:
     void discard();
 
 private:
+    friend void publish_all(std::vector<TempFile>& files);
     std::filesystem::path final_, tmp_;
     std::string shown_;
     bool live_ = true;  // registered, and maybe on disk
     bool published_ = false;
 };
 
-// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, and so in every thread it starts
-// afterwards, and hands them to a thread of their own that removes every live TempFile, prints
-// "vfx: interrupted" and ends the process by the same signal. SIGPIPE is ignored: a closed
-// pipe fails the write instead of killing the process between a file's write and its rename.
-// Call first thing in main(), before any thread exists.
+// Publishes every file of a set (a PNG sequence) with no interrupt between two renames. A failed
+// rename throws; the files renamed before it stay.
+void publish_all(std::vector<TempFile>& files);
+
+// Blocks SIGINT, SIGTERM and SIGHUP (those not ignored at start) in the calling thread, and so in
+// every thread it starts afterwards, and hands them to a thread of their own that removes every
+// live TempFile, prints "vfx: interrupted" and ends the process by the same signal. SIGPIPE is
+// ignored: a closed pipe fails the write instead of killing the process between a file's write and
+// its rename. Call first thing in main(), before any thread exists.
 void install_interrupt_cleanup();
 
 }  // namespace vfx

@@ -634,8 +634,8 @@ private:
         info_.color_primaries = stream_->codecpar->color_primaries;
         info_.color_trc = stream_->codecpar->color_trc;
         if (const AVPixFmtDescriptor* pd = av_pix_fmt_desc_get(dec_->pix_fmt);
-            pd && (pd->flags & AV_PIX_FMT_FLAG_ALPHA))
-            spdlog::warn("'{}': its alpha channel ({}) is not used: frames are processed opaque",
+            pd && (pd->flags & AV_PIX_FMT_FLAG_ALPHA) && !(pd->flags & AV_PIX_FMT_FLAG_PAL))
+            spdlog::info("'{}': its alpha channel ({}) is not used: frames are processed opaque",
                          name_, info_.pixel_format);
         AVRational fr = stream_->avg_frame_rate;
         if (fr.num <= 0 || fr.den <= 0) fr = stream_->r_frame_rate;
@@ -666,6 +666,7 @@ private:
     void run() {
         try {
             decode_loop();
+            summarise_damage();  // also when the run stopped before the end
             std::lock_guard lk(mu_);
             if (stats_.frames_decoded == 0 && !stop_)
                 error_ = std::make_exception_ptr(Error(

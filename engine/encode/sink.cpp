@@ -242,8 +242,7 @@ public:
 
     void finish() override {
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
-        for (auto& f : files_)
-            if (!f.published()) f.publish();
+        publish_all(files_);
     }
 
     std::string describe() const override { return "PNG frames " + out_; }
