@@ -1032,8 +1032,10 @@ TEST_F(Isp, KindErrorsAreOneLineBeforeGpuWork) {
     };
     for (const Case& k :
          {Case{&colour, "demosaic", "'demosaic' (filter 1)", "needs a mosaic"},
-          Case{&mosaic, "gaussian", "'gaussian' (filter 1)", "needs a colour frame"},
-          Case{&mosaic, "wb,ccm,demosaic", "'ccm' (filter 2)", "needs a colour frame"},
+          Case{&mosaic, "demosaic,mosaic,gaussian", "'gaussian' (filter 3)",
+               "needs a colour frame"},
+          // A grey source before a filter reading colour (ccm) is a grey picture: colour.
+          Case{&mosaic, "wb,ccm,demosaic", "'demosaic' (filter 3)", "needs a mosaic"},
           Case{&colour, "mosaic,demosaic,demosaic", "'demosaic' (filter 3)", "needs a mosaic"}}) {
         FrameProcessor proc(cl, parse_chain(k.chain));
         const FrameGeometry g = make_geometry(8, 6, k.frame->format.work_format());
@@ -1054,6 +1056,9 @@ TEST_F(Isp, KindErrorsAreOneLineBeforeGpuWork) {
     // A good chain on the same processor after a failed frame.
     FrameProcessor proc(cl, parse_chain("mosaic,demosaic"));
     EXPECT_NO_THROW((void)process(proc, cl, colour));
+    // A grey source runs a colour filter as a grey picture (a monochrome video).
+    FrameProcessor grey(cl, parse_chain("gaussian"));
+    EXPECT_NO_THROW((void)process(grey, cl, mosaic));
 }
 
 }  // namespace
