@@ -49,6 +49,17 @@ void expect_one_line_error(const Outcome& r, const std::string& must_contain) {
     EXPECT_NE(line.find(must_contain), std::string::npos) << line;
 }
 
+// ffprobe's CSV of `entries` for the first video stream of `path` (one line per section), or
+// its error text.
+std::string ffprobe_video(const std::string& path, const std::string& entries) {
+    std::string out;
+    const int rc = run_command("ffprobe -v error -select_streams v:0 -show_entries " + entries +
+                                   " -of csv=p=0 '" + path + "' 2>&1",
+                               &out);
+    EXPECT_EQ(rc, 0) << out;
+    return out;
+}
+
 // Window tests run on an X server of their own, so that tests running in parallel never see
 // (or screenshot) each other's windows.
 const std::string kOwnDisplay = "timeout -k 5 150 xvfb-run -a -s '-screen 0 1280x720x24' ";
@@ -274,13 +285,9 @@ TEST(Cli, ProcessTurnsARotatedStreamUpright) {
 
     r = vfx_run("process --input '" + rotated + "' --output '" + dir + "/vfx.mp4'");
     ASSERT_EQ(r.status, 0) << r.output;
-    std::string probed;
-    ASSERT_EQ(run_command("ffprobe -v error -select_streams v:0 -show_entries "
-                          "stream=width,height:stream_side_data=rotation -of csv=p=0 '" +
-                              dir + "/vfx.mp4' 2>&1",
-                          &probed),
-              0);
-    EXPECT_EQ(probed.substr(0, probed.find_first_of("\n")), "96,160") << probed;
+    const std::string probed =
+        ffprobe_video(dir + "/vfx.mp4", "stream=width,height:stream_side_data=rotation");
+    EXPECT_EQ(probed.substr(0, probed.find('\n')), "96,160") << probed;
     EXPECT_EQ(probed.find("90"), std::string::npos) << probed;
 }
 
@@ -321,12 +328,8 @@ TEST(Cli, VideoOutputKeepsThePrimariesAndTransferTags) {
     ASSERT_FALSE(hdr.empty());
     Outcome r = vfx_run("process --input '" + hdr + "' --output '" + dir + "/out.mp4'");
     ASSERT_EQ(r.status, 0) << r.output;
-    std::string probed;
-    ASSERT_EQ(run_command("ffprobe -v error -select_streams v:0 -show_entries "
-                          "stream=color_primaries,color_transfer -of csv=p=0 '" +
-                              dir + "/out.mp4' 2>&1",
-                          &probed),
-              0);
+    const std::string probed =
+        ffprobe_video(dir + "/out.mp4", "stream=color_primaries,color_transfer");
     EXPECT_EQ(probed.substr(0, probed.find('\n')), "smpte2084,bt2020") << probed;
 }
 
