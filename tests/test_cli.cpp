@@ -973,6 +973,15 @@ TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
     r = vfx_run("bench --size 12by3");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.output.find("--size '12by3'"), std::string::npos) << r.output;
+    EXPECT_FALSE(j["cache_resident"].get<bool>());
+    // --cache-resident: the table and the JSON say the figures are not DRAM-to-DRAM.
+    r = vfx_run("bench --size 32x16 --runs 2 --warmup 0 --filters wb --cache-resident --json '" +
+                dir + "/resident.json'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("cache-resident: one buffer set per case"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("wb "), std::string::npos) << r.output;
+    EXPECT_TRUE(read_json(dir + "/resident.json")["cache_resident"].get<bool>());
 }
 
 // --video-pass: the renderer's compute or fragment pass, named in the report; the same picture

@@ -89,6 +89,7 @@ int run_bench(const BenchCliOptions& o) {
     bo.filters = split_list(o.filters);
     bo.runs = o.runs;
     bo.warmup = o.warmup;
+    bo.cache_resident = o.cache_resident;
     if (!o.json.empty()) check_can_create(o.json, "JSON");
 
     DeviceOptions d;

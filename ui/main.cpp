@@ -274,6 +274,10 @@ int main_impl(int argc, char** argv) {
     add_direct_decode_option(bn, bench.direct_decode);
     bn->add_flag("--retune", bench.retune,
                  "Measure every auto-tuned kernel again and rewrite the tuning cache");
+    bn->add_flag("--cache-resident", bench.cache_resident,
+                 "Run every case on one buffer set, so frames that fit the GPU's L2 are read "
+                 "from it: each kernel's cost without DRAM (not comparable with the default "
+                 "figures)");
     bn->add_option("--runs", bench.runs, "Timed runs per case (default 100)")
         ->check(whole_number(1, 100000));
     bn->add_option("--warmup", bench.warmup, "Untimed runs first (default 10)")

@@ -54,6 +54,7 @@ struct BenchCliOptions {
     std::string filters;             // comma-separated names; empty: every filter
     std::string json;                // --json FILE ("" = none)
     bool retune = false;             // measure every tuned kernel again, rewrite the cache
+    bool cache_resident = false;     // one buffer set per case (BenchOptions::cache_resident)
     int runs = 100, warmup = 10;
     std::optional<std::string> cl_device;
     std::string decode;  // --decode CLIP: the decode-only frame rate of CLIP instead

@@ -11,7 +11,12 @@
 //
 // Every case rotates through enough buffer sets that one run's frames are not still in the
 // GPU's L2 cache from the run before (at least 256 MB touched per rotation): figures are
-// DRAM-to-DRAM, like the copy they are compared with.
+// DRAM-to-DRAM, like the copy they are compared with. With `cache_resident` every case (the copy
+// included) runs on one buffer set instead, so a frame that fits the L2 is read from it: the
+// kernel's own cost, its instructions and on-chip traffic, without DRAM behind it. GPUs of one
+// chip that differ only in their memory (an H100 and an H200: the same 132 SMs and clocks) share
+// that floor, which is how a kernel's distance from the faster memory's roofline can be measured
+// on the slower one.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +32,7 @@ struct BenchOptions {
     std::vector<std::string> filters;  // filter names (and "convert", "chain"); empty: all
     int warmup = 10;
     int runs = 100;
+    bool cache_resident = false;  // one buffer set per case (see above)
 };
 
 struct BenchResult {
@@ -44,6 +50,7 @@ struct BenchResult {
 
 struct BenchReport {
     std::string device, driver;
+    bool cache_resident = false;
     std::vector<std::pair<std::string, double>> copy_gbps;  // "WxH" -> GB/s
     std::vector<BenchResult> results;
 };
