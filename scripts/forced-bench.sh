@@ -4,31 +4,35 @@
 #   source .devpack/env.sh && bash scripts/forced-bench.sh FILTER CASE ROUNDS LABEL...
 # FILTER: a bench filter name (box); CASE: what the tuning key of the kernel holds besides the
 # size (e.g. 'RADIUS=5]'); each LABEL a candidate's label as the tuner logs it. The first start
-# tunes (fresh cache); then, per round and label, the cache's 4K entry for CASE is set to LABEL
-# and the bench runs again (it measures nothing, takes the cached choice). Results: $OUT/forced.txt.
+# tunes (fresh cache); then, per round and label, the cache's entry for CASE at the size is set to
+# LABEL and the bench runs again (it measures nothing, takes the cached choice). Results:
+# $OUT/forced.txt.
+# FORCED_SIZE (default 3840x2160) and FORCED_ARGS (e.g. --cache-resident) change the bench runs.
 set -uo pipefail
 out=${OUT:-$PWD/forced-out}; mkdir -p "$out"
 filter=${1:?usage: forced-bench.sh FILTER CASE ROUNDS LABEL...}; case_=${2:?}; rounds=${3:?}
 shift 3
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export VFX_CACHE_DIR=$work
-.devpack/bin/vfx bench --size 3840x2160 --filters "$filter" --retune > "$out/forced-tune.txt" 2>&1 \
+size=${FORCED_SIZE:-3840x2160}
+read -r -a extra <<< "${FORCED_ARGS:-}"
+.devpack/bin/vfx bench --size "$size" --filters "$filter" --retune > "$out/forced-tune.txt" 2>&1 \
   || { echo "forced-bench: the tuning run failed (see $out/forced-tune.txt)" >&2; exit 1; }
 cache=$(ls "$work"/tuning-*.json) || exit 1
 for r in $(seq 1 "$rounds"); do
   for label in "$@"; do
-    python3 - "$cache" "$case_" "$label" <<'PY'
+    python3 - "$cache" "$case_" "$label" "$size" <<'PY'
 import json, sys
-path, case, label = sys.argv[1:]
+path, case, label, size = sys.argv[1:]
 j = json.load(open(path))
-keys = [k for k in j["entries"] if case in k and "3840x2160" in k]
+keys = [k for k in j["entries"] if case in k and size in k]
 assert len(keys) == 1, keys
 j["entries"][keys[0]] = label
 json.dump(j, open(path, "w"), indent=2)
 PY
-    [ $? -eq 0 ] || { echo "forced-bench: no single 4K entry for '$case_' in the cache" >&2; exit 1; }
+    [ $? -eq 0 ] || { echo "forced-bench: no single $size entry for '$case_' in the cache" >&2; exit 1; }
     echo "== round $r: $label" >> "$out/forced.txt"
-    res=$(.devpack/bin/vfx bench --size 3840x2160 --filters "$filter" 2>&1)
+    res=$(.devpack/bin/vfx bench --size "$size" "${extra[@]}" --filters "$filter" 2>&1)
     # A label that is not one of the kernel's candidates is not taken (the tuner measures again):
     # the bench line names the variant that ran.
     grep -qF -- "$label" <<< "$res" || echo "forced-bench: '$label' did not run" >&2

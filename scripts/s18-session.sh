@@ -34,16 +34,14 @@ if nvidia-smi -L | grep -q H200; then
   grep -hE '== round|mhc|\(fused' "$out"/forced-*/forced.txt | cut -c1-150 | tee -a "$out/summary.txt"
 else
   # The proxy: frames of 3840x1080 fit the L2 (50 MB), so with one buffer set the kernels run
-  # without DRAM behind them; twice that is the floor of their 4K time on any GH100.
-  for mode in dram resident; do
-    flag=(); [ "$mode" = resident ] && flag=(--cache-resident)
-    log "vfx bench 3840x1080 $mode"
-    VFX_CACHE_DIR=$tmp/cache timeout 150 $bin/vfx bench --size 3840x1080 "${flag[@]}" \
-      --filters "$S18_FILTERS" --json "$out/3840x1080-$mode.json" > "$out/3840x1080-$mode.txt" \
-      2> "$out/3840x1080-$mode.log"
-    grep -E 'copy bandwidth| 3840x1080 ' "$out/3840x1080-$mode.txt" | cut -c1-150 |
-      tee -a "$out/summary.txt"
-  done
+  # without DRAM behind them (call 3 of the session: the filters from DRAM and from the L2).
+  # Here the forms the H200 should rank: MHC DI=3 / DI=5 / PY 4 and the fused run with and
+  # without its table in local memory, forced in alternating rounds.
+  source scripts/s15-parts.sh
+  FORCED_SIZE=3840x1080 FORCED_ARGS=--cache-resident s15_forced "$out" 100 "${S15_MHC[@]}" -- \
+    "${S15_FUSED[@]}"
+  grep -hE '== round|mhc|\(fused|copy bandwidth' "$out"/forced-*/forced.txt | cut -c1-150 |
+    tee -a "$out/summary.txt"
 fi
 
 log "tests (NVIDIA OpenCL + Vulkan)"
