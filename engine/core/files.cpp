@@ -146,17 +146,26 @@ void TempFile::publish() {
 
 void publish_all(std::vector<TempFile>& files) {
     // Under the registry's lock: an interrupt either comes before the first rename (and removes
-    // every temporary) or waits until the last is done.
+    // every temporary) or waits until the last is done. A rename that fails takes back the ones
+    // before it, so the sequence is never left half there.
     std::lock_guard lk(registry().mu);
-    for (TempFile& f : files) {
+    for (size_t i = 0; i < files.size(); ++i) {
+        TempFile& f = files[i];
         if (!f.live_) continue;
         std::error_code ec;
         fs::rename(f.tmp_, f.final_, ec);
-        if (ec)
+        if (ec) {
+            for (size_t k = 0; k < i; ++k) {
+                if (!files[k].published_) continue;
+                std::error_code ignored;
+                fs::remove(files[k].final_, ignored);
+                files[k].published_ = false;
+            }
             fail(
-                "cannot write '{}': renaming the finished file failed ({}); the frames before "
-                "it were written",
+                "cannot write '{}': renaming the finished file failed ({}); no file of the "
+                "sequence was kept",
                 f.final_.string(), ec.message());
+        }
         registry().names.erase(f.tmp_.string());
         f.live_ = false;
         f.published_ = true;
