@@ -6,7 +6,8 @@
 # any other card: the proxy, the same kernels at 3840x1080 from DRAM and from the L2 (`vfx bench
 # --cache-resident`). Then, where the pack has them: the interop and player tests under NVIDIA's
 # OpenCL and Vulkan, and headless 4K playback with the validation layer on (.media/4k-h264.mp4).
-#   source .devpack/env.sh && bash scripts/s18-session.sh
+#   source .devpack/env.sh && bash scripts/s18-session.sh [--h200-only]
+# (--h200-only: on any other card, stop after naming it: a start that only looks for an H200.)
 # Results under $OUT: summary.txt and s18.tar.gz (everything).
 set -uo pipefail
 final=${OUT:-$PWD/s18-out}; mkdir -p "$final"
@@ -18,7 +19,9 @@ S18_FILTERS=convert,demosaic,gaussian,unsharp,box,sharpen,sobel,blend,wb,fused
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader |
   tee "$out/summary.txt"
 
-if nvidia-smi -L | grep -q H200; then
+if ! nvidia-smi -L | grep -q H200 && [ "${1:-}" = --h200-only ]; then
+  exit 0
+elif nvidia-smi -L | grep -q H200; then
   log "vfx bench 4K, fresh tuning"
   VFX_CACHE_DIR=$tmp/cache timeout 170 $bin/vfx bench --size 3840x2160 --retune \
     --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"
