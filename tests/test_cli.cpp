@@ -262,6 +262,8 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
 // A phone clip (a display matrix of 90 degrees): `process` writes it as a viewer sees it, as
 // ffmpeg does by default, in a still and in a video (which then carries no rotation).
 TEST(Cli, ProcessTurnsARotatedStreamUpright) {
+    VFX_REQUIRE_FFMPEG_CLI();
+    VFX_REQUIRE_FFPROBE_CLI();
     const std::string dir = scratch_dir();
     const std::string base =
         make_media("cli_rotate_base.mp4",
@@ -294,6 +296,7 @@ TEST(Cli, ProcessTurnsARotatedStreamUpright) {
 // A grey video (a monochrome camera, an ffv1 archive) runs colour filters: converted to colour
 // (R = G = B) when the chain's first filter reads colour; as a mosaic when it reads mosaics.
 TEST(Cli, GreyVideoRunsColourFiltersAndDemosaicAlike) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string dir = scratch_dir();
     const std::string grey =
         make_media("cli_grey.mkv",
@@ -320,6 +323,8 @@ TEST(Cli, GreyVideoRunsColourFiltersAndDemosaicAlike) {
 // The working format keeps the source's primaries and transfer curve, so a video output is
 // tagged with them (an HDR source is not re-tagged as SDR BT.709).
 TEST(Cli, VideoOutputKeepsThePrimariesAndTransferTags) {
+    VFX_REQUIRE_FFMPEG_CLI();
+    VFX_REQUIRE_FFPROBE_CLI();
     const std::string dir = scratch_dir();
     const std::string hdr = make_media(
         "cli_hdr_tags.mp4",
@@ -337,6 +342,7 @@ TEST(Cli, VideoOutputKeepsThePrimariesAndTransferTags) {
 // as a mosaic, as an 8-bit one does, and demosaics to 16-bit colour: a flat RGGB field comes out
 // as its one colour at every pixel, borders included.
 TEST(Cli, SixteenBitGreyPngIsAMosaic) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string dir = scratch_dir();
     const std::string in = make_media(
         "cli_rggb16.png",
@@ -542,6 +548,20 @@ TEST(Cli, BadInputsGiveOneLineAndNoOutput) {
         EXPECT_EQ(e.path().filename(), "notes.txt") << "left behind: " << e.path();
 }
 
+// A PNG sequence is all there or not at all: a frame that cannot take its name at the end (a
+// folder is in the way of the third) takes back the ones renamed before it.
+TEST(Cli, PngSequenceThatCannotBeFinishedLeavesNoFrames) {
+    const std::string dir = scratch_dir();
+    fs::create_directories(dir + "/seq_0003.png/inside");
+    expect_one_line_error(
+        vfx_run("process --input '" + kSample + "' --frames 5 --output '" + dir + "/seq_%04d.png'"),
+        "no file of the sequence was kept");
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir))
+        left.push_back(e.path().filename().string());
+    EXPECT_EQ(left, std::vector<std::string>{"seq_0003.png"});
+}
+
 // Paths that would destroy a file the user has, or numbers the program cannot honour, are
 // refused before any work, with one line; nothing is written and the input is untouched.
 TEST(Cli, ClashingPathsAndBadNumbersAreRefusedBeforeTheRun) {
@@ -636,6 +656,7 @@ echo "exit=$?"
 }
 
 TEST(Cli, StreamWithNoDecodableFrameIsAnErrorAndCorruptPacketsAreSkipped) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string dir = scratch_dir();
     {  // bytes that are H.264 to the demuxer but decode to nothing
         std::ofstream f(dir + "/garbage.h264", std::ios::binary);

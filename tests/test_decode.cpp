@@ -286,7 +286,10 @@ std::vector<ClipCase> clip_cases() {
     return v;
 }
 
-class DecodeClip : public ::testing::TestWithParam<ClipCase> {};
+class DecodeClip : public ::testing::TestWithParam<ClipCase> {
+protected:
+    void SetUp() override { VFX_REQUIRE_FFMPEG_CLI(); }
+};
 
 TEST_P(DecodeClip, FormatColourTimestampsAndPixels) {
     const ClipCase& c = GetParam();
@@ -517,6 +520,7 @@ TEST(ReferenceConvert, GrayAndRgbaLayouts) {
 // --- other properties ------------------------------------------------------------------------
 
 TEST(DecodeSource, StreamInfo) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path = make_media(
         "info_h264_25fps.mp4",
         "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 10 -c:v libx264 -preset ultrafast "
@@ -560,6 +564,7 @@ TEST(DecodeSource, BundledSample) {
 }
 
 TEST(DecodeSource, SampleAspectRatioAndRotation) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string base = make_media(
         "sar43.mp4",
         "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 3 -vf setsar=4/3 -c:v libx264 "
@@ -586,6 +591,7 @@ TEST(DecodeSource, SampleAspectRatioAndRotation) {
 }
 
 TEST(DecodeSource, StillImageIsOneFrame) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path =
         make_media("still.png", "-f lavfi -i testsrc2=size=64x48 -frames:v 1 -pix_fmt rgba");
     auto src = Source::open(input(path));
@@ -598,6 +604,7 @@ TEST(DecodeSource, StillImageIsOneFrame) {
 }
 
 TEST(DecodeSource, FrameThreadsAndExplicitThreadCount) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path = make_media(
         "threads_h264.mp4",
         "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 20 -c:v libx264 -preset ultrafast "
@@ -614,6 +621,7 @@ TEST(DecodeSource, FrameThreadsAndExplicitThreadCount) {
 }
 
 TEST(DecodeSource, LoopRestartsWithIncreasingTime) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path = make_media(
         "loop5.mp4",
         "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -c:v libx264 -preset ultrafast "
@@ -633,6 +641,7 @@ TEST(DecodeSource, LoopRestartsWithIncreasingTime) {
 }
 
 TEST(DecodeSource, LoopedStill) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path =
         make_media("loopstill.png", "-f lavfi -i testsrc2=size=64x48 -frames:v 1");
     SourceOptions o;
@@ -677,6 +686,7 @@ HostFrame take(Source& src) {
 }
 
 TEST(DecodeSeek, FirstFrameAfterASeekIsTheOneAtOrAfterTheTarget) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path = numbered_clip();
     ASSERT_FALSE(path.empty());
     SourceOptions o = input(path);
@@ -719,6 +729,7 @@ TEST(DecodeSeek, FirstFrameAfterASeekIsTheOneAtOrAfterTheTarget) {
 }
 
 TEST(DecodeSeek, RepeatedSeeksWithoutReadingOnlyTheLastCounts) {
+    VFX_REQUIRE_FFMPEG_CLI();
     auto src = Source::open(input(numbered_clip()));
     take(*src);
     for (double t : {3.0, 0.5, 2.2, 1.6})
@@ -729,6 +740,7 @@ TEST(DecodeSeek, RepeatedSeeksWithoutReadingOnlyTheLastCounts) {
 }
 
 TEST(DecodeSeek, AfterTheEndAndBeyondIt) {
+    VFX_REQUIRE_FFMPEG_CLI();
     auto src = Source::open(input(numbered_clip()));
     int n = 0;
     while (src->next())
@@ -759,6 +771,7 @@ TEST(DecodeSeek, LiveSourceRefusesToSeek) {
 }
 
 TEST(DecodeSeek, LoopSwitchedOnAtTheEndRestartsAndSeekInALoopIsInTheFile) {
+    VFX_REQUIRE_FFMPEG_CLI();
     auto src = Source::open(input(numbered_clip(20)));
     int n = 0;
     HostFrame last;
@@ -908,11 +921,13 @@ TEST(DecodeErrors, TextFile) {
 }
 
 TEST(DecodeErrors, AudioOnly) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path = make_media("audio.wav", "-f lavfi -i sine=duration=0.2");
     expect_error([&] { Source::open(input(path)); }, {"audio.wav", "has no video stream"});
 }
 
 TEST(DecodeErrors, UnknownInputFormat) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path = make_media("fmt_probe.mp4",
                                         "-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 2 "
                                         "-c:v libx264 -preset ultrafast -pix_fmt yuv420p");
@@ -949,6 +964,7 @@ void write_bytes(const std::string& path, const std::vector<char>& b) {
 }
 
 TEST(DecodeErrors, CorruptBytesMidFileAreSkipped) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string good = make_media(
         "corrupt_src.ts",
         "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 40 -c:v libx264 -preset ultrafast "
@@ -983,6 +999,8 @@ TEST(DecodeErrors, CorruptBytesMidFileAreSkipped) {
 // in the lost slices, and every frame it makes is passed on, counted as concealed, as ffmpeg
 // passes them on; none is dropped, and the error budget is not spent.
 TEST(DecodeErrors, LostTransportPacketsGiveConcealedFramesNotGaps) {
+    VFX_REQUIRE_FFMPEG_CLI();
+    VFX_REQUIRE_FFPROBE_CLI();
     const std::string good = make_media(
         "lossy_src.ts",
         "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 60 -c:v libx264 -preset ultrafast "
@@ -1019,6 +1037,7 @@ TEST(DecodeErrors, LostTransportPacketsGiveConcealedFramesNotGaps) {
 // container and the PNG headers still parse; no frame inflates. (H.264 is too resilient for
 // this: random slice data often decodes into something.)
 TEST(DecodeErrors, AllPacketsGarbageThrows) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string good = make_media(
         "garbage_src.mkv", "-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 6 -c:v png");
     ASSERT_FALSE(good.empty());
@@ -1060,6 +1079,7 @@ const std::string& clip60() {
 }
 
 TEST(DecodeQueue, CapacityIsRespected) {
+    VFX_REQUIRE_FFMPEG_CLI();
     SourceOptions o;
     o.input = clip60();
     o.queue_depth = 3;
@@ -1085,6 +1105,7 @@ TEST(DecodeQueue, CapacityIsRespected) {
 }
 
 TEST(DecodeQueue, DestructorWhileDecoderBlocked) {
+    VFX_REQUIRE_FFMPEG_CLI();
     SourceOptions o;
     o.input = clip60();
     o.queue_depth = 1;
@@ -1179,7 +1200,10 @@ std::vector<uint8_t> packed_pixels(const HostFrame& f) {
     return out;
 }
 
-class DirectDecode : public ::testing::TestWithParam<DirectClip> {};
+class DirectDecode : public ::testing::TestWithParam<DirectClip> {
+protected:
+    void SetUp() override { VFX_REQUIRE_FFMPEG_CLI(); }
+};
 
 TEST_P(DirectDecode, SamePixelsAsFfmpegsBuffersAndFramesInBlocks) {
     const DirectClip& c = GetParam();
@@ -1244,6 +1268,7 @@ INSTANTIATE_TEST_SUITE_P(Clips, DirectDecode, ::testing::ValuesIn(direct_clips()
                          [](const auto& p) { return p.param.name; });
 
 TEST(DirectDecodeAllocator, RefusedRequestsFallBackToFfmpegsBuffers) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string path = clip60();
     const std::vector<HostFrame> ref = decode_all(input(path));
     auto alloc = CountingAllocator::make(/*refuse_every=*/3);
@@ -1267,6 +1292,7 @@ TEST(DirectDecodeAllocator, RefusedRequestsFallBackToFfmpegsBuffers) {
 }
 
 TEST(DirectDecodeAllocator, BlocksOutliveTheSourceAndTheAllocatorsOwner) {
+    VFX_REQUIRE_FFMPEG_CLI();
     auto alloc = CountingAllocator::make();
     std::weak_ptr<CountingAllocator> weak = alloc;
     SourceOptions o = input(clip60());
@@ -1291,6 +1317,7 @@ TEST(DirectDecodeAllocator, BlocksOutliveTheSourceAndTheAllocatorsOwner) {
 }
 
 TEST(DirectDecodeAllocator, SeeksAndLoopsKeepDecodingIntoBlocks) {
+    VFX_REQUIRE_FFMPEG_CLI();
     auto alloc = CountingAllocator::make();
     SourceOptions o = input(clip60());
     o.allocator = alloc;

@@ -93,6 +93,7 @@ protected:
 };
 
 TEST_F(PlayerTest, SeekShowsTheFrameAtOrAfterTheTargetPlayingOrPaused) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip());
     for (int i = 0; i < 3; ++i)
         step();
@@ -128,6 +129,7 @@ TEST_F(PlayerTest, SeekShowsTheFrameAtOrAfterTheTargetPlayingOrPaused) {
 }
 
 TEST_F(PlayerTest, FrameStepsForwardAndBackWithinTheCache) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip(), 64, 48, "", /*step_back=*/5);
     for (int i = 0; i < 10; ++i)
         step();
@@ -167,6 +169,7 @@ TEST_F(PlayerTest, FrameStepsForwardAndBackWithinTheCache) {
 }
 
 TEST_F(PlayerTest, PauseHoldsThePictureAndDecodesNothing) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip(), 64, 48, "gaussian=sigma=1");
     for (int i = 0; i < 4; ++i)
         step();
@@ -197,6 +200,7 @@ TEST_F(PlayerTest, PauseHoldsThePictureAndDecodesNothing) {
 }
 
 TEST_F(PlayerTest, LoopRestartsAtTheEndAndCanBeSwitchedOff) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip(10));
     p.set_loop(true);
     EXPECT_TRUE(p.loop());
@@ -216,6 +220,7 @@ TEST_F(PlayerTest, LoopRestartsAtTheEndAndCanBeSwitchedOff) {
 }
 
 TEST_F(PlayerTest, SpeedIsClamped) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip(10));
     EXPECT_EQ(p.speed(), 1.0);
     for (int i = 0; i < 8; ++i)
@@ -251,6 +256,7 @@ TEST_F(PlayerTest, LiveSourceHoldsOneFrameInTheQueueAndTwoInFlight) {
 }
 
 TEST_F(PlayerTest, FileSourceHasNoLatencyFigure) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip(10));
     step();
     EXPECT_EQ(p.latency_ms(), -1.0);
@@ -259,6 +265,7 @@ TEST_F(PlayerTest, FileSourceHasNoLatencyFigure) {
 
 // The capture is the chain's output at the video's own size: what the renderer shows 1:1.
 TEST_F(PlayerTest, CaptureIsTheProcessedFrameAtTheVideoSize) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip(), 64, 48, "sepia");
     step();
     step();
@@ -315,6 +322,7 @@ HostFrame first_frame(const std::string& path) {
 }
 
 TEST_F(PlayerTest, ResolutionChangeMidStreamIsFollowed) {
+    VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(two_sizes_clip(), 640, 360);
     std::vector<int> widths;
     while (p.step())
@@ -365,6 +373,7 @@ nlohmann::json read_json(const std::string& path) {
 }
 
 TEST(PlayCli, ConcatenatedClipsOfTwoSizesPlayToTheEnd) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string dir = scratch_dir();
     Outcome r = vfx_run("play --headless --validation --chain sepia --report '" + dir +
                         "/r.json' --screenshot '" + dir + "/shot.png' '" + two_sizes_clip() + "'");
@@ -384,6 +393,7 @@ TEST(PlayCli, ConcatenatedClipsOfTwoSizesPlayToTheEnd) {
 // A pixel-format change mid-stream (8-bit 4:2:0, then 10-bit 4:4:4: the working format goes
 // from RGBA8 to RGBA16) is followed by play and by process.
 TEST(PlayCli, PixelFormatChangeMidStreamIsFollowed) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string a = make_media(
         "seg_320x240.ts",
         "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 10 -c:v libx264 -preset ultrafast "
@@ -409,6 +419,7 @@ TEST(PlayCli, PixelFormatChangeMidStreamIsFollowed) {
 }
 
 TEST(PlayCli, ClockAndScreenshotOptions) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string dir = scratch_dir();
     Outcome bad = vfx_run("play --headless --realtime --clock fast --frames 2");
     EXPECT_EQ(bad.status, 1) << bad.output;
@@ -453,6 +464,7 @@ TEST(PlayCli, LiveReportHasTheBoundsAndTheLatency) {
 // quadrant of the picture (red, green, blue, white when stored) lands where `ffmpeg`'s
 // autorotation puts it.
 TEST(PlayCli, RotationMetadataIsAppliedAsFFmpegShowsIt) {
+    VFX_REQUIRE_FFMPEG_CLI();
     const std::string quad = make_media(
         "quad.mp4",
         "-f lavfi -i color=red:s=80x60 -f lavfi -i color=lime:s=80x60 -f lavfi -i "
@@ -515,6 +527,7 @@ int number_at(const std::string& png, int x, int y) {
 // Pause, step, seek by key and by clicking the seek bar, screenshot, quit — what a user does.
 // The clip: 20 s at 10 fps, frame N flat grey of luma 16 + N, 320x240 (shown 960x720, centred).
 TEST(PlayerWindow, KeysAndSeekBarDriveThePlayer) {
+    VFX_REQUIRE_FFMPEG_CLI();
     std::string have;
     if (run_command("command -v xvfb-run && command -v xdotool && command -v import", &have) != 0)
         GTEST_SKIP() << "xvfb-run, xdotool or ImageMagick's import is missing";

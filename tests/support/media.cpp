@@ -50,6 +50,11 @@ bool ffmpeg_cli_available() {
     return ok;
 }
 
+bool ffprobe_cli_available() {
+    static const bool ok = run_command("ffprobe -version") == 0;
+    return ok;
+}
+
 std::string scratch_dir() {
     // One folder per test (ctest -j runs tests of one suite in parallel processes), emptied the
     // first time the test asks for it.

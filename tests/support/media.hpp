@@ -25,6 +25,18 @@ bool ffmpeg_cli_available();
             GTEST_SKIP() << "no ffmpeg program here: this test makes its media with it"; \
     } while (0)
 
+// Whether the ffprobe program runs here (checked once): it comes with ffmpeg, and is missing
+// where ffmpeg is.
+bool ffprobe_cli_available();
+
+// Skips the current test (from a test body or SetUp) where the ffprobe program that inspects
+// its outputs is missing.
+#define VFX_REQUIRE_FFPROBE_CLI()                                                             \
+    do {                                                                                      \
+        if (!::vfx::test::ffprobe_cli_available())                                            \
+            GTEST_SKIP() << "no ffprobe program here: this test inspects its output with it"; \
+    } while (0)
+
 // Skips the current test where vfx is built without libavdevice (VFX_WITH_AVDEVICE=OFF, the
 // GPU machine's pack), whose `lavfi:` sources (FFmpeg's test patterns as live inputs) the test
 // opens.
