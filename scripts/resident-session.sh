@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Each kernel's cost without DRAM (issue 4): `vfx bench --cache-resident` at sizes whose frames fit
 # the L2, next to the ordinary DRAM-to-DRAM bench of the same sizes, one tuning cache for both.
-# An H100 and an H200 share their SMs and clocks, so 4 x a kernel's 1080p cache-resident time is
-# the floor of its 4K time on either: a kernel whose floor is above the H200's 70 % line cannot
-# reach it by memory traffic alone.
+# Made to test whether an H100's cache-resident figures stand in for an H200's (the same SMs and
+# clocks, faster memory): they do not (BENCHMARKS.md, eighteenth session). At 1920x1080 and below
+# the launch's fixed cost dominates.
 #   source .devpack/env.sh && bash scripts/resident-session.sh [SIZE...]   (default 1920x1080)
 # Results under $OUT: summary.txt, resident.tar.gz.
 set -uo pipefail

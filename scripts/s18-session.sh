@@ -27,7 +27,7 @@ elif nvidia-smi -L | grep -q H200; then
     --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"
   echo "exit $?" >> "$out/bench.txt"
   grep -E 'copy bandwidth| 3840x2160 |^exit' "$out/bench.txt" | cut -c1-150 | tee -a "$out/summary.txt"
-  log "the same, cache-resident at 3840x1080 (the SM-side floor, to set against the H100's)"
+  log "the same, cache-resident at 3840x1080 (to set against the H100's)"
   VFX_CACHE_DIR=$tmp/cache timeout 120 $bin/vfx bench --size 3840x1080 --cache-resident \
     --filters "$S18_FILTERS" > "$out/resident.txt" 2> "$out/resident.log"
   grep -E 'copy bandwidth| 3840x1080 ' "$out/resident.txt" | cut -c1-150 | tee -a "$out/summary.txt"
@@ -37,9 +37,9 @@ elif nvidia-smi -L | grep -q H200; then
   grep -hE '== round|mhc|\(fused' "$out"/forced-*/forced.txt | cut -c1-150 | tee -a "$out/summary.txt"
 else
   # The proxy: frames of 3840x1080 fit the L2 (50 MB), so with one buffer set the kernels run
-  # without DRAM behind them (call 3 of the session: the filters from DRAM and from the L2).
-  # Here the forms the H200 should rank: MHC DI=3 / DI=5 / PY 4 and the fused run with and
-  # without its table in local memory, forced in alternating rounds.
+  # without DRAM behind them (the session's call 3 ran the filters from DRAM and from the L2; its
+  # call 4 this: MHC DI=3 / DI=5 / PY 4 and the fused run with and without its table in local
+  # memory forced in alternating rounds). Its figures did not match the H200's.
   source scripts/s15-parts.sh
   FORCED_SIZE=3840x1080 FORCED_ARGS=--cache-resident s15_forced "$out" 100 "${S15_MHC[@]}" -- \
     "${S15_FUSED[@]}"

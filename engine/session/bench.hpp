@@ -13,10 +13,9 @@
 // GPU's L2 cache from the run before (at least 256 MB touched per rotation): figures are
 // DRAM-to-DRAM, like the copy they are compared with. With `cache_resident` every case (the copy
 // included) runs on one buffer set instead, so a frame that fits the L2 is read from it: the
-// kernel's own cost, its instructions and on-chip traffic, without DRAM behind it. GPUs of one
-// chip that differ only in their memory (an H100 and an H200: the same 132 SMs and clocks) share
-// that floor, which is how a kernel's distance from the faster memory's roofline can be measured
-// on the slower one.
+// kernel's cost without DRAM behind it, nearer a stage's inside a chain at 1080p, where the frame
+// the stage before wrote is still in L2. (It does not predict a GPU of the same chip with faster
+// memory: on an H100 it ranked kernels otherwise than an H200 does, BENCHMARKS.md.)
 #include <cstdint>
 #include <string>
 #include <vector>
