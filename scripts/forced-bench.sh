@@ -7,7 +7,8 @@
 # tunes (fresh cache); then, per round and label, the cache's entry for CASE at the size is set to
 # LABEL and the bench runs again (it measures nothing, takes the cached choice). Results:
 # $OUT/forced.txt.
-# FORCED_SIZE (default 3840x2160) and FORCED_ARGS (e.g. --cache-resident) change the bench runs.
+# FORCED_SIZE (default 3840x2160) sets the size of every run, FORCED_ARGS (e.g. --cache-resident)
+# is added to the forced runs (the tuning run measures as the tuner always does).
 set -uo pipefail
 out=${OUT:-$PWD/forced-out}; mkdir -p "$out"
 filter=${1:?usage: forced-bench.sh FILTER CASE ROUNDS LABEL...}; case_=${2:?}; rounds=${3:?}

@@ -548,18 +548,28 @@ TEST(Cli, BadInputsGiveOneLineAndNoOutput) {
         EXPECT_EQ(e.path().filename(), "notes.txt") << "left behind: " << e.path();
 }
 
-// A PNG sequence is all there or not at all: a frame that cannot take its name at the end (a
-// folder is in the way of the third) takes back the ones renamed before it.
+// A PNG sequence is all there or not at all: a folder in the way of the third frame stops the
+// run at that frame, with one line, and none of the frames before it is left.
 TEST(Cli, PngSequenceThatCannotBeFinishedLeavesNoFrames) {
     const std::string dir = scratch_dir();
     fs::create_directories(dir + "/seq_0003.png/inside");
     expect_one_line_error(
         vfx_run("process --input '" + kSample + "' --frames 5 --output '" + dir + "/seq_%04d.png'"),
-        "no file of the sequence was kept");
+        "is in the way of frame 3");
     std::vector<std::string> left;
     for (const auto& e : fs::directory_iterator(dir))
         left.push_back(e.path().filename().string());
     EXPECT_EQ(left, std::vector<std::string>{"seq_0003.png"});
+    // A frame's name that is the input's (known only when the frame comes): refused, the input
+    // untouched.
+    const std::string in = dir + "/in_0001.png";
+    ASSERT_EQ(vfx_run("process --input '" + kSample + "' --frames 1 --output '" + in + "'").status,
+              0);
+    const auto before = fs::file_size(in);
+    expect_one_line_error(
+        vfx_run("process --input '" + in + "' --chain sepia --output '" + dir + "/in_%04d.png'"),
+        "would be written over the input");
+    EXPECT_EQ(fs::file_size(in), before);
 }
 
 // Paths that would destroy a file the user has, or numbers the program cannot honour, are
@@ -968,6 +978,8 @@ TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
     EXPECT_NE(r.output.find("copy bandwidth 64x48"), std::string::npos) << r.output;
     auto j = read_json(dir + "/b.json");
     EXPECT_GT(j["copy_gbps"].get<double>(), 0);
+    EXPECT_FALSE(j.at("cache_resident").get<bool>());
+    EXPECT_EQ(r.output.find("cache-resident:"), std::string::npos) << r.output;
     std::set<std::string> filters;
     for (const auto& x : j["results"]) {
         filters.insert(x["filter"].get<std::string>());
@@ -994,7 +1006,6 @@ TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
     r = vfx_run("bench --size 12by3");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.output.find("--size '12by3'"), std::string::npos) << r.output;
-    EXPECT_FALSE(j["cache_resident"].get<bool>());
     // --cache-resident: the table and the JSON say the figures are not DRAM-to-DRAM.
     r = vfx_run("bench --size 32x16 --runs 2 --warmup 0 --filters wb --cache-resident --json '" +
                 dir + "/resident.json'");
@@ -1002,7 +1013,7 @@ TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
     EXPECT_NE(r.output.find("cache-resident: one buffer set per case"), std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("wb "), std::string::npos) << r.output;
-    EXPECT_TRUE(read_json(dir + "/resident.json")["cache_resident"].get<bool>());
+    EXPECT_TRUE(read_json(dir + "/resident.json").at("cache_resident").get<bool>());
 }
 
 // --video-pass: the renderer's compute or fragment pass, named in the report; the same picture

@@ -18,6 +18,7 @@ extern "C" {
 }
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "decode/source.hpp"
 #include "encode/sink.hpp"
 #include "support/convert_ref.hpp"
@@ -613,6 +614,31 @@ TEST(Sink, GeometryChangeMidStreamIsFollowed) {
     EXPECT_EQ(second[0].height, 64);
     EXPECT_EQ(second[0].pixel_format, "rgba64be");
     EXPECT_EQ(listing(dir), (Names{"a.mkv", "c_0001.png", "c_0002.png"}));
+}
+
+// The files of a set published together (a PNG sequence's frames) appear all or none: a rename
+// that fails (a folder in the way of the second) takes back the first, and once the set is
+// dropped no temporary is left; without the folder, all three appear and nothing else.
+TEST(PublishAll, AFailedRenameTakesBackTheFilesRenamedBeforeIt) {
+    const std::string dir = test::scratch_dir();
+    auto make_set = [&](const std::string& stem) {
+        std::vector<TempFile> set;
+        for (int i = 1; i <= 3; ++i) {
+            set.emplace_back(fs::path(dir) / (stem + std::to_string(i) + ".png"), stem);
+            std::ofstream(set.back().path()) << i;
+        }
+        return set;
+    };
+    std::vector<TempFile> bad = make_set("f");
+    fs::create_directories(fs::path(dir) / "f2.png" / "inside");
+    EXPECT_THROW(publish_all(bad), Error);
+    EXPECT_FALSE(fs::exists(fs::path(dir) / "f1.png"));
+    bad.clear();
+    EXPECT_EQ(listing(dir), (Names{"f2.png"}));
+    std::vector<TempFile> good = make_set("g");
+    publish_all(good);
+    good.clear();
+    EXPECT_EQ(listing(dir), (Names{"f2.png", "g1.png", "g2.png", "g3.png"}));
 }
 
 }  // namespace

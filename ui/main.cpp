@@ -277,7 +277,7 @@ int main_impl(int argc, char** argv) {
     bn->add_flag("--cache-resident", bench.cache_resident,
                  "Run every case on one buffer set, so frames that fit the GPU's L2 are read "
                  "from it: each kernel's cost without DRAM (not comparable with the default "
-                 "figures)");
+                 "figures; pick a --size whose frames fit, e.g. 3840x1080 on an H100)");
     bn->add_option("--runs", bench.runs, "Timed runs per case (default 100)")
         ->check(whole_number(1, 100000));
     bn->add_option("--warmup", bench.warmup, "Untimed runs first (default 10)")

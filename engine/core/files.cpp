@@ -147,28 +147,37 @@ void TempFile::publish() {
 void publish_all(std::vector<TempFile>& files) {
     // Under the registry's lock: an interrupt either comes before the first rename (and removes
     // every temporary) or waits until the last is done. A rename that fails takes back the ones
-    // before it, so the sequence is never left half there.
+    // this call made, so the set is never left half published. (The names are erased from the
+    // registry directly: its lock is held, which discard() would take again.)
     std::lock_guard lk(registry().mu);
-    for (size_t i = 0; i < files.size(); ++i) {
-        TempFile& f = files[i];
+    std::vector<TempFile*> renamed;
+    for (TempFile& f : files) {
         if (!f.live_) continue;
         std::error_code ec;
         fs::rename(f.tmp_, f.final_, ec);
         if (ec) {
-            for (size_t k = 0; k < i; ++k) {
-                if (!files[k].published_) continue;
-                std::error_code ignored;
-                fs::remove(files[k].final_, ignored);
-                files[k].published_ = false;
+            std::string kept;
+            for (TempFile* r : renamed) {
+                std::error_code gone;
+                fs::remove(r->final_, gone);
+                if (gone) kept += (kept.empty() ? "" : ", ") + r->final_.string();
+                r->published_ = false;
             }
+            if (!kept.empty())
+                fail(
+                    "cannot write '{}': renaming the finished file failed ({}); the files renamed "
+                    "before it could not all be removed: {}",
+                    f.final_.string(), ec.message(), kept);
             fail(
-                "cannot write '{}': renaming the finished file failed ({}); no file of the "
-                "sequence was kept",
-                f.final_.string(), ec.message());
+                "cannot write '{}': renaming the finished file failed ({}); the {} file{} renamed "
+                "before it {} removed",
+                f.final_.string(), ec.message(), renamed.size(), renamed.size() == 1 ? "" : "s",
+                renamed.size() == 1 ? "was" : "were");
         }
         registry().names.erase(f.tmp_.string());
         f.live_ = false;
         f.published_ = true;
+        renamed.push_back(&f);
     }
 }
 

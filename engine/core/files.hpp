@@ -49,7 +49,9 @@ private:
 };
 
 // Publishes every file of a set (a PNG sequence) with no interrupt between two renames. A failed
-// rename throws; the files renamed before it stay.
+// rename throws after removing the files this call renamed before it (a file that had one of
+// their names before the run was replaced by the rename, as any output replaces its name's file,
+// and is gone too); its own temporary and those after it stay live, for their destructors.
 void publish_all(std::vector<TempFile>& files);
 
 // Blocks SIGINT, SIGTERM and SIGHUP (those not ignored at start) in the calling thread, and so in

@@ -226,7 +226,7 @@ private:
 class PngSequenceSink final : public Sink {
 public:
     PngSequenceSink(const SinkOptions& o, const FrameGeometry& g, NumberPattern p)
-        : out_(o.path), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
+        : out_(o.path), input_(o.input_file), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
         check_can_create(out_, "output");
     }
 
@@ -235,6 +235,14 @@ public:
         const fs::path dir = fs::path(out_).parent_path();
         const std::string name =
             expand_number(fs::path(out_).filename().string(), pattern_, frames_ + 1);
+        // Found now, at the frame, rather than by the rename at the end of the whole run.
+        std::error_code ec;
+        if (fs::is_directory(dir / name, ec))
+            fail("output '{}': a folder named '{}' is in the way of frame {}", out_,
+                 (dir / name).string(), frames_ + 1);
+        if (!input_.empty() && fs::equivalent(dir / name, input_, ec))
+            fail("output '{}': frame {} would be written over the input '{}': nothing was written",
+                 out_, frames_ + 1, input_);
         files_.emplace_back(dir / name, out_);
         write_file(files_.back().path(), out_, png.data(), png.size());
         ++frames_;
@@ -250,6 +258,7 @@ public:
 
 private:
     std::string out_;
+    std::string input_;  // SinkOptions::input_file
     NumberPattern pattern_;
     PngEncoder enc_;
     std::vector<TempFile> files_;  // every frame's file, all renamed at finish

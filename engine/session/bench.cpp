@@ -368,7 +368,9 @@ BenchReport run_bench(ClContext& cl, const BenchOptions& opts, const std::string
 std::string bench_table(const BenchReport& r) {
     std::string out = fmt::format("device: {} (driver {})\n", r.device, r.driver);
     if (r.cache_resident)
-        out += "cache-resident: one buffer set per case; frames that fit the L2 are read from it\n";
+        out +=
+            "cache-resident: one buffer set per case; frames that fit the L2 (input and output "
+            "together) are read from it\n";
     for (const auto& [size, gbps] : r.copy_gbps)
         out += fmt::format("copy bandwidth {}: {:.1f} GB/s (read + write)\n", size, gbps);
     out += fmt::format("\n{:<14} {:<44} {:>9} {:>9} {:>9} {:>8} {:>7}  {}\n", "filter", "case",

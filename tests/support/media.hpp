@@ -26,7 +26,7 @@ bool ffmpeg_cli_available();
     } while (0)
 
 // Whether the ffprobe program runs here (checked once): it comes with ffmpeg, and is missing
-// where ffmpeg is.
+// where ffmpeg is missing.
 bool ffprobe_cli_available();
 
 // Skips the current test (from a test body or SetUp) where the ffprobe program that inspects
