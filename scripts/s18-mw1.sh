@@ -4,6 +4,8 @@
 # candidate of the Gaussian and unsharp, the tuner's per-candidate times at 4K, then the bench
 # with each shape forced in three alternating rounds (scripts/forced-bench.sh).
 #   source .devpack/env.sh && bash scripts/s18-mw1.sh
+# The one-warp candidates lost and are not in the tree: apply
+# benchmarks/2026-11-27-s18/5-gaussian-mw1-h100/mw1.diff to build them again.
 # Expects .devpack/bin/{vfx,test_compute}. Results under $OUT: summary.txt, mw1.tar.gz.
 set -uo pipefail
 final=${OUT:-$PWD/s18-mw1-out}; mkdir -p "$final"
