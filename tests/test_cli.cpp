@@ -262,7 +262,7 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
 // A phone clip (a display matrix of 90 degrees): `process` writes it as a viewer sees it, as
 // ffmpeg does by default, in a still and in a video (which then carries no rotation).
 TEST(Cli, ProcessTurnsARotatedStreamUpright) {
-    VFX_REQUIRE_FFMPEG_CLI();
+    VFX_REQUIRE_FFMPEG_PROGRAM();
     VFX_REQUIRE_FFPROBE_CLI();
     const std::string dir = scratch_dir();
     const std::string base =

@@ -464,7 +464,7 @@ TEST(PlayCli, LiveReportHasTheBoundsAndTheLatency) {
 // quadrant of the picture (red, green, blue, white when stored) lands where `ffmpeg`'s
 // autorotation puts it.
 TEST(PlayCli, RotationMetadataIsAppliedAsFFmpegShowsIt) {
-    VFX_REQUIRE_FFMPEG_CLI();
+    VFX_REQUIRE_FFMPEG_PROGRAM();
     const std::string quad = make_media(
         "quad.mp4",
         "-f lavfi -i color=red:s=80x60 -f lavfi -i color=lime:s=80x60 -f lavfi -i "

@@ -50,6 +50,16 @@ bool ffmpeg_cli_available() {
     return ok;
 }
 
+bool media_cached() {
+    static const bool cached = [] {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(VFX_TEST_MEDIA, ec))
+            if (e.is_regular_file(ec)) return true;
+        return false;
+    }();
+    return cached;
+}
+
 bool ffprobe_cli_available() {
     static const bool ok = run_command("ffprobe -version") == 0;
     return ok;

@@ -17,12 +17,26 @@ std::string make_media(const std::string& name, const std::string& args);
 // also run, has FFmpeg's libraries in vfx's pack but no ffmpeg program.
 bool ffmpeg_cli_available();
 
+// Whether the media folder holds clips made elsewhere (the build tree's, carried to the GPU
+// machine with the test binaries): there make_media finds them and needs no ffmpeg program.
+bool media_cached();
+
 // Skips the current test (from a test body or SetUp) where the ffmpeg program that makes its
-// media is missing, so it reports SKIPPED there rather than failing on an empty path.
-#define VFX_REQUIRE_FFMPEG_CLI()                                                         \
-    do {                                                                                 \
-        if (!::vfx::test::ffmpeg_cli_available())                                        \
-            GTEST_SKIP() << "no ffmpeg program here: this test makes its media with it"; \
+// media is missing and no media were made elsewhere, so it reports SKIPPED there rather than
+// failing on an empty path.
+#define VFX_REQUIRE_FFMPEG_CLI()                                                              \
+    do {                                                                                      \
+        if (!::vfx::test::ffmpeg_cli_available() && !::vfx::test::media_cached())             \
+            GTEST_SKIP() << "no ffmpeg program here to make this test's media, and no media " \
+                            "made elsewhere";                                                 \
+    } while (0)
+
+// Skips the current test where the ffmpeg program is missing: for a test that runs it itself
+// (to compare its output with vfx's), not only to make media.
+#define VFX_REQUIRE_FFMPEG_PROGRAM()                                              \
+    do {                                                                          \
+        if (!::vfx::test::ffmpeg_cli_available())                                 \
+            GTEST_SKIP() << "no ffmpeg program here: this test compares with it"; \
     } while (0)
 
 // Whether the ffprobe program runs here (checked once): it comes with ffmpeg, and is missing
