@@ -5,7 +5,8 @@
 # in local memory forced in alternating rounds (s15-parts.sh): figures no H200 has given since
 # the fifteenth session. On any other card: those forms forced cache-resident at 3840x1080
 # (`vfx bench --cache-resident`). Then, where the pack has them: the interop and player tests
-# under NVIDIA's OpenCL and Vulkan, and headless 4K playback with the validation layer on
+# under NVIDIA's OpenCL and Vulkan (the player's run where the build tree's test media are
+# carried: carry build-gpu/tests/media), and headless 4K playback with the validation layer on
 # (.media/4k-h264.mp4).
 #   source .devpack/env.sh && bash scripts/s18-session.sh [--h200-only]
 # (--h200-only: on any other card, stop after naming it: a start that only looks for an H200.)
@@ -53,7 +54,7 @@ fi
 log "tests (NVIDIA OpenCL + Vulkan)"
 for t in test_interop test_player; do
   [ -x $bin/$t ] || continue
-  VFX_SOURCE_DIR=$PWD timeout 45 $bin/$t --gtest_brief=1 > "$out/$t.log" 2>&1
+  VFX_BINARY=$PWD/$bin/vfx VFX_SOURCE_DIR=$PWD timeout 45 $bin/$t --gtest_brief=1 > "$out/$t.log" 2>&1
   echo "$t: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$out/$t.log" | tr '\n' ' ')" |
     tee -a "$sum"
 done

@@ -71,7 +71,7 @@ int run_command(const std::string& cmd, std::string* output = nullptr);
 // another machine), else the source tree they were built from.
 std::string source_dir();
 
-// Path of the built `vfx` program.
+// Path of the built `vfx` program ($VFX_BINARY where set: the GPU machine's pack).
 std::string vfx_binary();
 
 // Bash for the scripts that drive a `vfx play` window with xdotool: defines `wait_window PID`,
