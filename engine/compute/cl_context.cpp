@@ -358,20 +358,39 @@ ClProgram ClContext::build_program(std::string_view file, const std::string& opt
     VFX_CL_ERR(err, "clCreateProgramWithSource");
 
     const std::string opts = std::string(cl_std_option(info_.id)) + " " + options;
-    err = clBuildProgram(prog.get(), 1, &info_.id, opts.c_str(), nullptr, nullptr);
-    ++t_builds;
-
     std::string log;
-    size_t log_size = 0;
-    if (clGetProgramBuildInfo(prog.get(), info_.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_size) ==
-            CL_SUCCESS &&
-        log_size > 1) {
-        log.resize(log_size);
-        if (clGetProgramBuildInfo(prog.get(), info_.id, CL_PROGRAM_BUILD_LOG, log_size, log.data(),
-                                  nullptr) != CL_SUCCESS)
-            log.clear();
-        while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
-            log.pop_back();
+    // PoCL 3.1 (Debian 12's) loses a build now and then when several run at once, in one process
+    // (the tuner compiles candidates side by side) or in several sharing its kernel cache (ctest
+    // -j): a temporary file of its cache vanishes under clang ("unable to rename temporary
+    // '.../kcache/tempfile_...'"; pocl/pocl#1480). Such a build is tried again; a program that
+    // does not compile fails the same way every time and is reported at once.
+    for (int attempt = 1;; ++attempt) {
+        if (attempt > 1) {
+            prog = ClProgram(clCreateProgramWithSource(context(), 2, strings, lengths, &err));
+            VFX_CL_ERR(err, "clCreateProgramWithSource");
+        }
+        err = clBuildProgram(prog.get(), 1, &info_.id, opts.c_str(), nullptr, nullptr);
+        ++t_builds;
+        log.clear();
+        size_t log_size = 0;
+        if (clGetProgramBuildInfo(prog.get(), info_.id, CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                                  &log_size) == CL_SUCCESS &&
+            log_size > 1) {
+            log.resize(log_size);
+            if (clGetProgramBuildInfo(prog.get(), info_.id, CL_PROGRAM_BUILD_LOG, log_size,
+                                      log.data(), nullptr) != CL_SUCCESS)
+                log.clear();
+            while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+                log.pop_back();
+        }
+        const bool lost = err == CL_BUILD_PROGRAM_FAILURE &&
+                          log.find("unable to rename temporary") != std::string::npos &&
+                          log.find("tempfile_") != std::string::npos;
+        if (!lost || attempt == 3) break;
+        spdlog::warn(
+            "building OpenCL kernel file {}: the compiler lost a temporary file of its "
+            "cache (a PoCL race); building again",
+            file);
     }
     if (err != CL_SUCCESS) {
         std::string msg = fmt::format(
