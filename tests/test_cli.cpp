@@ -657,10 +657,14 @@ echo "exit=$?"
     const std::string script = dir + "/nohup.sh";
     std::ofstream(script) << "set -m\ntrap '' HUP\n\"" << vfx::test::vfx_binary()
                           << "\" process --input '" << kSample << "' --frames 5 --output '" << dir
-                          << "/out/f_%04d.png' > /dev/null 2>&1 &\n"
+                          << "/out/f_%04d.png' > '" << dir << "/nohup.log' 2>&1 &\n"
                           << "pid=$!\nsleep 0.3\nkill -HUP $pid\nwait $pid\necho \"exit=$?\"\n";
     std::string out;
     run_command("bash '" + script + "'", &out);
+    {
+        std::ifstream f(dir + "/nohup.log");
+        out.append(std::istreambuf_iterator<char>(f), {});  // vfx's own lines, should it fail
+    }
     EXPECT_NE(out.find("exit=0"), std::string::npos) << out;
     EXPECT_TRUE(fs::exists(dir + "/out/f_0005.png")) << out;
 }
