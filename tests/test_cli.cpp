@@ -560,15 +560,20 @@ TEST(Cli, PngSequenceThatCannotBeFinishedLeavesNoFrames) {
     for (const auto& e : fs::directory_iterator(dir))
         left.push_back(e.path().filename().string());
     EXPECT_EQ(left, std::vector<std::string>{"seq_0003.png"});
-    // A frame's name that is the input's (known only when the frame comes): refused, the input
-    // untouched.
+    // A sequence over its own input, whichever of them is numbered: refused before the run, the
+    // input untouched (also given as file:NAME, as FFmpeg takes it).
     const std::string in = dir + "/in_0001.png";
     ASSERT_EQ(vfx_run("process --input '" + kSample + "' --frames 1 --output '" + in + "'").status,
               0);
     const auto before = fs::file_size(in);
-    expect_one_line_error(
-        vfx_run("process --input '" + in + "' --chain sepia --output '" + dir + "/in_%04d.png'"),
-        "would be written over the input");
+    const std::string seq = dir + "/in_%04d.png";
+    for (const auto& [input, output] : {std::pair{in, seq}, std::pair{"file:" + in, seq},
+                                        std::pair{seq, seq}, std::pair{seq, in}}) {
+        SCOPED_TRACE(input + " -> " + output);
+        expect_one_line_error(
+            vfx_run("process --input '" + input + "' --chain sepia --output '" + output + "'"),
+            "name the same file");
+    }
     EXPECT_EQ(fs::file_size(in), before);
 }
 

@@ -49,7 +49,7 @@ std::string test_dir() {
     const auto* t = ::testing::UnitTest::GetInstance()->current_test_info();
     std::string name = std::string(t->test_suite_name()) + "." + t->name();
     std::replace(name.begin(), name.end(), '/', '_');
-    const fs::path d = fs::path(VFX_TEST_MEDIA) / ".." / "scratch" / "decode" / name;
+    const fs::path d = fs::path(vfx::test::media_dir()) / ".." / "scratch" / "decode" / name;
     fs::remove_all(d);
     fs::create_directories(d);
     return d.string();

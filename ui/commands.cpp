@@ -23,10 +23,10 @@ int run_probe(const ProbeOptions& o) {
 }
 
 int run_process(const ProcessOptions& o) {
-    // An output over the input, or two outputs on one file, would destroy one of them.
-    const bool numbered = o.output.find('%') != std::string::npos;
+    // An output over the input, or two outputs on one file, would destroy one of them (a
+    // numbered output or input names each file of its sequence).
     check_distinct_files({{"the input", input_file(o.source)},
-                          {"--output", o.output == "null" || numbered ? "" : o.output},
+                          {"--output", o.output == "null" ? "" : o.output},
                           {"--report", o.report},
                           {"--save-preset", o.save_preset}});
     // Checked before the run; written after it, so a failed run leaves no preset behind.

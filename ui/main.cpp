@@ -64,8 +64,15 @@ std::string default_input() {
 }
 
 std::string input_file(const SourceOptions& s) {
+    const std::string p = local_file(s.input);
     std::error_code ec;
-    return std::filesystem::is_regular_file(s.input, ec) ? s.input : std::string();
+    if (std::filesystem::is_regular_file(p, ec)) return p;
+    // An image sequence (in_%04d.png) names files too; a URL or a source with a prefix
+    // (lavfi:, v4l2:) does not.
+    const size_t colon = p.find(':');
+    if (p.find('%') != std::string::npos && (colon == std::string::npos || colon > p.find('/')))
+        return p;
+    return {};
 }
 
 namespace {

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <regex>
 #include <set>
 #include <thread>
 
@@ -88,20 +91,73 @@ void check_can_create(const std::string& path, const char* what) {
     forget(probe);
 }
 
+namespace {
+
+// A printf-style frame number in a file name (%d, %4d, %04d: FFmpeg's image sequences, vfx's PNG
+// sequences) as a regular expression for the names it expands to; nullopt without one.
+std::optional<std::regex> number_pattern_regex(const std::string& name) {
+    std::string re;
+    bool numbered = false;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '%' && i + 1 < name.size() && name[i + 1] == '%') {
+            re += '%';
+            ++i;
+            continue;
+        }
+        if (c == '%') {
+            size_t j = i + 1;
+            while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j])))
+                ++j;
+            if (j < name.size() && name[j] == 'd') {
+                re += "[0-9]+";
+                numbered = true;
+                i = j;
+                continue;
+            }
+        }
+        if (std::strchr(".^$|()[]{}*+?\\", c)) re += '\\';
+        re += c;
+    }
+    if (!numbered) return std::nullopt;
+    return std::regex(re);
+}
+
+}  // namespace
+
+std::string local_file(const std::string& input) {
+    return input.rfind("file:", 0) == 0 ? input.substr(5) : input;
+}
+
 void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths) {
-    // The same file: equivalent where both exist, else the same absolute, normalised path.
-    auto same = [](const std::string& a, const std::string& b) {
-        std::error_code ec;
+    std::error_code ec;
+    auto canonical = [&](const fs::path& p) {
+        return fs::weakly_canonical(fs::absolute(p, ec), ec);
+    };
+    // The same file: equivalent where both exist, else the same absolute, normalised path. A
+    // numbered name (a sequence) is the same as any file of its folder whose name it expands to,
+    // and as another numbered name in that folder whose first file it would be.
+    auto same = [&](const std::string& a, const std::string& b) {
+        const fs::path pa(a), pb(b);
+        const auto ra = number_pattern_regex(pa.filename().string());
+        const auto rb = number_pattern_regex(pb.filename().string());
+        if (ra || rb) {
+            if (canonical(pa.parent_path()) != canonical(pb.parent_path())) return false;
+            const std::string na = pa.filename().string(), nb = pb.filename().string();
+            auto first = [](const std::string& n) {  // the name with the number 1 in its place
+                return std::regex_replace(n, std::regex("%[0-9]*d"), "1");
+            };
+            return (ra && std::regex_match(rb ? first(nb) : nb, *ra)) ||
+                   (rb && std::regex_match(ra ? first(na) : na, *rb));
+        }
         if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
-        const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
-        const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
-        return ca == cb;
+        return canonical(pa) == canonical(pb);
     };
     for (size_t i = 0; i < paths.size(); ++i)
         for (size_t j = i + 1; j < paths.size(); ++j) {
             if (paths[i].second.empty() || paths[j].second.empty()) continue;
             if (same(paths[i].second, paths[j].second))
-                fail("{} and {} are the same file ('{}'): nothing was written", paths[i].first,
+                fail("{} and {} name the same file ('{}'): nothing was written", paths[i].first,
                      paths[j].first, paths[j].second);
         }
 }
@@ -147,7 +203,8 @@ void TempFile::publish() {
 void publish_all(std::vector<TempFile>& files) {
     // Under the registry's lock: an interrupt either comes before the first rename (and removes
     // every temporary) or waits until the last is done. A rename that fails takes back the ones
-    // this call made, so the set is never left half published. (The names are erased from the
+    // this call made, so the set is not left half published (unless removing one fails, which
+    // the message then says). (The names are erased from the
     // registry directly: its lock is held, which discard() would take again.)
     std::lock_guard lk(registry().mu);
     std::vector<TempFile*> renamed;
@@ -168,6 +225,9 @@ void publish_all(std::vector<TempFile>& files) {
                     "cannot write '{}': renaming the finished file failed ({}); the files renamed "
                     "before it could not all be removed: {}",
                     f.final_.string(), ec.message(), kept);
+            if (renamed.empty())
+                fail("cannot write '{}': renaming the finished file failed ({})", f.final_.string(),
+                     ec.message());
             fail(
                 "cannot write '{}': renaming the finished file failed ({}); the {} file{} renamed "
                 "before it {} removed",

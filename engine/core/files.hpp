@@ -16,9 +16,14 @@ namespace vfx {
 void check_can_create(const std::string& path, const char* what);
 
 // Fails with one line when two of the named paths (what, path; empty paths and non-files such
-// as "null" or "lavfi:..." skipped by the caller) are the same file: `--output x.mp4 --report
-// x.mp4`, or an output over its own input.
+// as "null" or "lavfi:..." skipped by the caller) name the same file: `--output x.mp4 --report
+// x.mp4`, or an output over its own input. A path with a frame number (%d, %04d: a sequence)
+// names every file of its folder it expands to: `--input in_%04d.png --output in_0003.png`,
+// `--input in_0001.png --output in_%04d.png`, the same pattern twice.
 void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths);
+
+// The local path of an input as FFmpeg takes it: "file:NAME" is NAME; anything else as given.
+std::string local_file(const std::string& input);
 
 // A hidden temporary file next to `final_path`, unique to this process and call, its name
 // within the file system's limit. Nothing is created until the caller writes path().

@@ -250,7 +250,12 @@ public:
 
     void finish() override {
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
-        publish_all(files_);
+        try {
+            publish_all(files_);
+        } catch (...) {
+            files_.clear();  // the frames not renamed go now: no second finish() publishes them
+            throw;
+        }
     }
 
     std::string describe() const override { return "PNG frames " + out_; }

@@ -122,8 +122,8 @@ OfflineResult run_offline(const OfflineOptions& opts) {
             so.sar_num = side ? frame->sar_den : frame->sar_num;
             so.sar_den = side ? frame->sar_num : frame->sar_den;
             std::error_code ec;
-            if (std::filesystem::is_regular_file(opts.source.input, ec))
-                so.input_file = opts.source.input;
+            if (std::filesystem::is_regular_file(local_file(opts.source.input), ec))
+                so.input_file = local_file(opts.source.input);
             sink = Sink::open(so, side ? make_geometry(g.height, g.width, g.format) : g);
             spdlog::info("output: {}", sink->describe());
         }

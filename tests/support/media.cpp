@@ -27,9 +27,19 @@ int run_command(const std::string& cmd, std::string* output) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+std::string media_dir() {
+    const char* env = std::getenv("VFX_TEST_MEDIA");
+    return env && *env ? env : VFX_TEST_MEDIA;
+}
+
 std::string make_media(const std::string& name, const std::string& args) {
-    fs::path path = fs::path(VFX_TEST_MEDIA) / name;
+    fs::path path = fs::path(media_dir()) / name;
     if (fs::exists(path) && fs::file_size(path) > 0) return path.string();
+    if (!ffmpeg_cli_available()) {
+        ADD_FAILURE() << "clip '" << name << "' is not in " << media_dir()
+                      << " and there is no ffmpeg program here to make it";
+        return "";
+    }
     // Write to a temporary name first so a half-written clip is never reused; the name is unique
     // to this process, as ctest -j may run tests that need the same clip at the same time.
     fs::path tmp = path;
@@ -53,8 +63,9 @@ bool ffmpeg_cli_available() {
 bool media_cached() {
     static const bool cached = [] {
         std::error_code ec;
-        for (const auto& e : fs::directory_iterator(VFX_TEST_MEDIA, ec))
-            if (e.is_regular_file(ec)) return true;
+        for (const auto& e : fs::directory_iterator(media_dir(), ec))
+            if (e.is_regular_file(ec) && e.path().string().find(".part") == std::string::npos)
+                return true;  // a clip, not one a killed run left half made
         return false;
     }();
     return cached;
@@ -72,7 +83,7 @@ std::string scratch_dir() {
     std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "common";
     for (char& c : name)
         if (c == '/') c = '_';
-    fs::path d = fs::path(VFX_TEST_MEDIA).parent_path() / "scratch" / name;
+    fs::path d = fs::path(media_dir()).parent_path() / "scratch" / name;
     static std::string last;
     if (last != d.string()) {
         fs::remove_all(d);

@@ -7,10 +7,14 @@
 
 namespace vfx::test {
 
+// The folder test media are made in and found in: $VFX_TEST_MEDIA where set (the build's media
+// carried to another machine), else the build tree's.
+std::string media_dir();
+
 // Runs `ffmpeg -y -v error <args> <media-dir>/<name>` unless the file already exists and
 // returns its path. `args` is everything between the program name and the output file, e.g.
 // "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 10 -c:v libx264 -pix_fmt yuv420p".
-// Fails the current test (and returns "") if ffmpeg fails.
+// Fails the current test (and returns "") if ffmpeg fails, or is missing where the clip is.
 std::string make_media(const std::string& name, const std::string& args);
 
 // Whether the ffmpeg program runs here (checked once). The GPU machine, where the test binaries
@@ -18,7 +22,8 @@ std::string make_media(const std::string& name, const std::string& args);
 bool ffmpeg_cli_available();
 
 // Whether the media folder holds clips made elsewhere (the build tree's, carried to the GPU
-// machine with the test binaries): there make_media finds them and needs no ffmpeg program.
+// machine with the test binaries): there make_media finds them and needs no ffmpeg program (a
+// clip missing from them fails its test, saying so: the carried folder is incomplete).
 bool media_cached();
 
 // Skips the current test (from a test body or SetUp) where the ffmpeg program that makes its
