@@ -574,6 +574,12 @@ TEST(Cli, PngSequenceThatCannotBeFinishedLeavesNoFrames) {
             vfx_run("process --input '" + input + "' --chain sepia --output '" + output + "'"),
             "name the same file");
     }
+    // The same, spelled relative to the folder the command runs in.
+    Outcome rel;
+    rel.status = run_command("cd '" + dir + "' && '" + vfx::test::vfx_binary() +
+                                 "' process --input 'in_%04d.png' --output './in_0001.png'",
+                             &rel.output);
+    expect_one_line_error(rel, "name the same file");
     EXPECT_EQ(fs::file_size(in), before);
 }
 

@@ -142,7 +142,11 @@ void check_distinct_files(const std::vector<std::pair<const char*, std::string>>
         const auto ra = number_pattern_regex(pa.filename().string());
         const auto rb = number_pattern_regex(pb.filename().string());
         if (ra || rb) {
-            if (canonical(pa.parent_path()) != canonical(pb.parent_path())) return false;
+            // A bare name's folder is the current one ("" would stay "" here).
+            auto folder = [](const fs::path& p) {
+                return p.parent_path().empty() ? fs::path(".") : p.parent_path();
+            };
+            if (canonical(folder(pa)) != canonical(folder(pb))) return false;
             const std::string na = pa.filename().string(), nb = pb.filename().string();
             auto first = [](const std::string& n) {  // the name with the number 1 in its place
                 return std::regex_replace(n, std::regex("%[0-9]*d"), "1");
