@@ -70,7 +70,8 @@ std::string input_file(const SourceOptions& s) {
     // An image sequence (in_%04d.png) names files too; a URL or a source with a prefix
     // (lavfi:, v4l2:) does not.
     const size_t colon = p.find(':');
-    if (p.find('%') != std::string::npos && (colon == std::string::npos || colon > p.find('/')))
+    if (find_number_pattern(std::filesystem::path(p).filename().string()) &&
+        (colon == std::string::npos || colon > p.find('/')))
         return p;
     return {};
 }

@@ -360,15 +360,14 @@ ClProgram ClContext::build_program(std::string_view file, const std::string& opt
     const std::string opts = std::string(cl_std_option(info_.id)) + " " + options;
     std::string log;
     ++t_builds;  // programs built, however many tries one takes
-    int tries = 0;
+    int attempt = 0;
     // PoCL 3.1 (Debian 12's) loses a build now and then when several run at once, in one process
     // (the tuner compiles candidates side by side) or in several sharing its kernel cache (ctest
     // -j): a temporary file of its cache vanishes under clang ("unable to rename temporary
     // '.../kcache/tempfile_...'"; pocl/pocl#1480). Such a build is tried again; a program that
     // does not compile fails the same way every time and is reported at once.
-    for (int attempt = 1;; ++attempt) {
-        tries = attempt;
-        if (attempt > 1) {
+    for (;;) {
+        if (++attempt > 1) {
             prog = ClProgram(clCreateProgramWithSource(context(), 2, strings, lengths, &err));
             VFX_CL_ERR(err, "clCreateProgramWithSource");
         }
@@ -397,7 +396,7 @@ ClProgram ClContext::build_program(std::string_view file, const std::string& opt
     if (err != CL_SUCCESS) {
         std::string msg = fmt::format(
             "building OpenCL kernel file {} (options '{}') failed: {} ({}){}\n{}", file, opts,
-            cl_error_name(err), err, tries > 1 ? fmt::format(" after {} tries", tries) : "",
+            cl_error_name(err), err, attempt > 1 ? fmt::format(" after {} tries", attempt) : "",
             log.empty() ? std::string("(no build log)") : log);
         spdlog::error("{}", msg);
         throw GpuError(std::move(msg), err);

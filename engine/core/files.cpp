@@ -8,10 +8,9 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <optional>
-#include <regex>
 #include <set>
 #include <thread>
 
@@ -91,43 +90,49 @@ void check_can_create(const std::string& path, const char* what) {
     forget(probe);
 }
 
-namespace {
-
-// A printf-style frame number in a file name (%d, %4d, %04d: FFmpeg's image sequences, vfx's PNG
-// sequences) as a regular expression for the names it expands to; nullopt without one.
-std::optional<std::regex> number_pattern_regex(const std::string& name) {
-    std::string re;
-    bool numbered = false;
-    for (size_t i = 0; i < name.size(); ++i) {
-        const char c = name[i];
-        if (c == '%' && i + 1 < name.size() && name[i + 1] == '%') {
-            re += '%';
-            ++i;
-            continue;
-        }
-        if (c == '%') {
-            size_t j = i + 1;
-            while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j])))
-                ++j;
-            if (j < name.size() && name[j] == 'd') {
-                re += "[0-9]+";
-                numbered = true;
-                i = j;
-                continue;
-            }
-        }
-        if (std::strchr(".^$|()[]{}*+?\\", c)) re += '\\';
-        re += c;
-    }
-    if (!numbered) return std::nullopt;
-    return std::regex(re);
-}
-
-}  // namespace
-
 std::string local_file(const std::string& input) {
     return input.rfind("file:", 0) == 0 ? input.substr(5) : input;
 }
+
+std::optional<NumberPattern> find_number_pattern(const std::string& name) {
+    for (size_t i = 0; i + 1 < name.size(); ++i) {
+        if (name[i] != '%') continue;
+        size_t j = i + 1;
+        while (j < name.size() && name[j] >= '0' && name[j] <= '9')
+            ++j;
+        if (j < name.size() && name[j] == 'd') {
+            NumberPattern p;
+            p.begin = i;
+            p.end = j + 1;
+            p.width = j > i + 1 ? std::atoi(name.substr(i + 1, j - i - 1).c_str()) : 0;
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string expand_number(const std::string& name, const NumberPattern& p, int64_t n) {
+    std::string digits = std::to_string(n);
+    if (static_cast<int>(digits.size()) < p.width)
+        digits.insert(0, static_cast<size_t>(p.width) - digits.size(), '0');
+    return name.substr(0, p.begin) + digits + name.substr(p.end);
+}
+
+namespace {
+
+// Whether file name `name` is one a numbered name expands to: its text around the number, digits
+// in the number's place.
+bool expands_to(const std::string& pattern, const NumberPattern& p, const std::string& name) {
+    const std::string head = pattern.substr(0, p.begin), tail = pattern.substr(p.end);
+    if (name.size() <= head.size() + tail.size() || !name.starts_with(head) ||
+        !name.ends_with(tail))
+        return false;
+    const std::string digits = name.substr(head.size(), name.size() - head.size() - tail.size());
+    return std::all_of(digits.begin(), digits.end(),
+                       [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+}  // namespace
 
 void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths) {
     std::error_code ec;
@@ -139,20 +144,18 @@ void check_distinct_files(const std::vector<std::pair<const char*, std::string>>
     // and as another numbered name in that folder whose first file it would be.
     auto same = [&](const std::string& a, const std::string& b) {
         const fs::path pa(a), pb(b);
-        const auto ra = number_pattern_regex(pa.filename().string());
-        const auto rb = number_pattern_regex(pb.filename().string());
-        if (ra || rb) {
+        const std::string na = pa.filename().string(), nb = pb.filename().string();
+        const auto qa = find_number_pattern(na), qb = find_number_pattern(nb);
+        if (qa || qb) {
             // A bare name's folder is the current one ("" would stay "" here).
             auto folder = [](const fs::path& p) {
                 return p.parent_path().empty() ? fs::path(".") : p.parent_path();
             };
             if (canonical(folder(pa)) != canonical(folder(pb))) return false;
-            const std::string na = pa.filename().string(), nb = pb.filename().string();
-            auto first = [](const std::string& n) {  // the name with the number 1 in its place
-                return std::regex_replace(n, std::regex("%[0-9]*d"), "1");
-            };
-            return (ra && std::regex_match(rb ? first(nb) : nb, *ra)) ||
-                   (rb && std::regex_match(ra ? first(na) : na, *rb));
+            // Against another numbered name: the other's first file (number 1).
+            const std::string fa = qa ? expand_number(na, *qa, 1) : na;
+            const std::string fb = qb ? expand_number(nb, *qb, 1) : nb;
+            return (qa && expands_to(na, *qa, fb)) || (qb && expands_to(nb, *qb, fa));
         }
         if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
         return canonical(pa) == canonical(pb);
@@ -224,19 +227,14 @@ void publish_all(std::vector<TempFile>& files) {
                 if (gone) kept += (kept.empty() ? "" : ", ") + r->final_.string();
                 r->published_ = false;
             }
-            if (!kept.empty())
-                fail(
-                    "cannot write '{}': renaming the finished file failed ({}); the files renamed "
-                    "before it could not all be removed: {}",
-                    f.final_.string(), ec.message(), kept);
-            if (renamed.empty())
-                fail("cannot write '{}': renaming the finished file failed ({})", f.final_.string(),
-                     ec.message());
-            fail(
-                "cannot write '{}': renaming the finished file failed ({}); the {} file{} renamed "
-                "before it {} removed",
-                f.final_.string(), ec.message(), renamed.size(), renamed.size() == 1 ? "" : "s",
-                renamed.size() == 1 ? "was" : "were");
+            const size_t n = renamed.size();
+            const std::string after =
+                !kept.empty() ? "; the files renamed before it could not all be removed: " + kept
+                : n > 0       ? fmt::format("; the {} file{} renamed before it {} removed", n,
+                                      n == 1 ? "" : "s", n == 1 ? "was" : "were")
+                              : std::string();
+            fail("cannot write '{}': renaming the finished file failed ({}){}", f.final_.string(),
+                 ec.message(), after);
         }
         registry().names.erase(f.tmp_.string());
         f.live_ = false;

@@ -3,7 +3,9 @@
 // next to its final one and renamed onto it when complete (TempFile). Every temporary name is
 // registered while it may exist, so that an interrupted run (Ctrl-C, SIGTERM, SIGHUP: see
 // install_interrupt_cleanup) removes them before the process ends: no partial output, ever.
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +26,16 @@ void check_distinct_files(const std::vector<std::pair<const char*, std::string>>
 
 // The local path of an input as FFmpeg takes it: "file:NAME" is NAME; anything else as given.
 std::string local_file(const std::string& input);
+
+// A printf-style frame number (%d, %4d, %04d) in a file name, as FFmpeg's image sequences and vfx's
+// PNG sequences take it: [begin, end) of the first one and its width.
+struct NumberPattern {
+    size_t begin = 0, end = 0;
+    int width = 0;
+};
+std::optional<NumberPattern> find_number_pattern(const std::string& name);
+// `name` with frame number n in the pattern's place (zero-padded to its width).
+std::string expand_number(const std::string& name, const NumberPattern& p, int64_t n);
 
 // A hidden temporary file next to `final_path`, unique to this process and call, its name
 // within the file system's limit. Nothing is created until the caller writes path().

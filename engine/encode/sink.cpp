@@ -51,36 +51,6 @@ std::string lower(std::string s) {
 
 // --- output names --------------------------------------------------------------------------
 
-// A printf-style frame number (%d, %4d, %04d) in a file name: [begin, end) and its width.
-struct NumberPattern {
-    size_t begin = 0, end = 0;
-    int width = 0;
-};
-
-std::optional<NumberPattern> find_number_pattern(const std::string& name) {
-    for (size_t i = 0; i + 1 < name.size(); ++i) {
-        if (name[i] != '%') continue;
-        size_t j = i + 1;
-        while (j < name.size() && name[j] >= '0' && name[j] <= '9')
-            ++j;
-        if (j < name.size() && name[j] == 'd') {
-            NumberPattern p;
-            p.begin = i;
-            p.end = j + 1;
-            p.width = j > i + 1 ? std::atoi(name.substr(i + 1, j - i - 1).c_str()) : 0;
-            return p;
-        }
-    }
-    return std::nullopt;
-}
-
-std::string expand_number(const std::string& name, const NumberPattern& p, int64_t n) {
-    std::string digits = std::to_string(n);
-    if (static_cast<int>(digits.size()) < p.width)
-        digits.insert(0, static_cast<size_t>(p.width) - digits.size(), '0');
-    return name.substr(0, p.begin) + digits + name.substr(p.end);
-}
-
 void write_file(const fs::path& path, const std::string& out, const uint8_t* data, size_t size) {
     FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) {
@@ -226,7 +196,7 @@ private:
 class PngSequenceSink final : public Sink {
 public:
     PngSequenceSink(const SinkOptions& o, const FrameGeometry& g, NumberPattern p)
-        : out_(o.path), input_(o.input_file), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
+        : out_(o.path), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
         check_can_create(out_, "output");
     }
 
@@ -240,9 +210,6 @@ public:
         if (fs::is_directory(dir / name, ec))
             fail("output '{}': a folder named '{}' is in the way of frame {}", out_,
                  (dir / name).string(), frames_ + 1);
-        if (!input_.empty() && fs::equivalent(dir / name, input_, ec))
-            fail("output '{}': frame {} would be written over the input '{}': nothing was written",
-                 out_, frames_ + 1, input_);
         files_.emplace_back(dir / name, out_);
         write_file(files_.back().path(), out_, png.data(), png.size());
         ++frames_;
@@ -263,7 +230,6 @@ public:
 
 private:
     std::string out_;
-    std::string input_;  // SinkOptions::input_file
     NumberPattern pattern_;
     PngEncoder enc_;
     std::vector<TempFile> files_;  // every frame's file, all renamed at finish

@@ -30,10 +30,6 @@ struct SinkOptions {
     // Video outputs: the tags of the pixels' primaries and transfer curve (the source's:
     // StreamInfo::color_primaries, color_trc; 2: unspecified).
     int color_primaries = 2, color_trc = 2;
-    // The file the run reads ("" when it reads no plain file): a PNG sequence refuses a frame
-    // whose name is that file (a whole output's name is checked before the run, but a
-    // sequence's names are known one frame at a time).
-    std::string input_file;
 };
 
 class Sink {

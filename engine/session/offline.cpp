@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <deque>
-#include <filesystem>
 
 #include "compute/chain.hpp"
 #include "compute/pinned_pool.hpp"
@@ -121,9 +120,6 @@ OfflineResult run_offline(const OfflineOptions& opts) {
             so.color_trc = source->info().color_trc;
             so.sar_num = side ? frame->sar_den : frame->sar_num;
             so.sar_den = side ? frame->sar_num : frame->sar_den;
-            std::error_code ec;
-            if (std::filesystem::is_regular_file(local_file(opts.source.input), ec))
-                so.input_file = local_file(opts.source.input);
             sink = Sink::open(so, side ? make_geometry(g.height, g.width, g.format) : g);
             spdlog::info("output: {}", sink->describe());
         }
