@@ -5,12 +5,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern "C" {
@@ -646,6 +650,36 @@ TEST(PublishAll, AFailedRenameTakesBackTheFilesRenamedBeforeIt) {
     publish_all(good);
     good.clear();
     EXPECT_EQ(listing(dir), (Names{"f2.png", "g1.png", "g2.png", "g3.png"}));
+}
+
+// An interrupt that comes while a temporary file is being made (here: the signal sent from inside
+// the making call, which then takes 200 ms to make it) waits for that call to return, then
+// removes the file: the call's line comes before "vfx: interrupted", and nothing is left. (Had
+// the clean-up run at once, the process would end before the call's line, or, with the timing
+// against it, the file would appear after the clean-up and stay.)
+TEST(TempFileDeathTest, AnInterruptWaitsForAFileBeingMadeThenRemovesIt) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const std::string dir = test::scratch_dir();
+    const fs::path final_path = fs::path(dir) / "out.bin";
+    EXPECT_EXIT(
+        {
+            install_interrupt_cleanup();
+            TempFile tmp(final_path, "out.bin");
+            std::thread maker([&] {
+                tmp.create([&] {
+                    ::kill(::getpid(), SIGTERM);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                    std::ofstream(tmp.path()) << "partial";
+                    std::fputs("made the file\n", stderr);
+                    return 0;
+                });
+            });
+            maker.join();
+            for (;;)
+                ::pause();  // the signal ends the process
+        },
+        ::testing::KilledBySignal(SIGTERM), "made the file.*vfx: interrupted");
+    EXPECT_EQ(listing(dir), Names{});
 }
 
 }  // namespace

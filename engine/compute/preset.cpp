@@ -246,7 +246,7 @@ void save_preset(const std::string& path, const Preset& preset) {
     namespace fs = std::filesystem;
     const std::string text = preset_to_json(preset).dump(2) + "\n";
     TempFile tmp{fs::path(path), path};
-    std::FILE* f = std::fopen(tmp.path().c_str(), "wb");
+    std::FILE* f = tmp.create([&] { return std::fopen(tmp.path().c_str(), "wb"); });
     if (!f) fail("{}: cannot write preset: {}", path, std::strerror(errno));
     const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
     const int write_errno = errno;

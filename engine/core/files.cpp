@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -22,11 +23,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The temporary names that may exist on disk. The interrupt thread takes the lock for good
-// before removing them, so no name is added behind its back.
+// The temporary names that may exist on disk, and the calls making one on disk now
+// (CreationGate). The interrupt thread sets `interrupted`, waits until no call is making a file,
+// then takes the lock for good before removing them: no name is added and no file made behind
+// its back.
 struct Registry {
     std::mutex mu;
+    std::condition_variable cv;  // `creating` fell, or never again (interrupted)
     std::set<std::string> names;
+    int creating = 0;
+    bool interrupted = false;
 };
 
 Registry& registry() {
@@ -62,6 +68,29 @@ fs::path temp_path_for(const fs::path& final_path) {
 
 }  // namespace
 
+namespace detail {
+
+CreationGate::CreationGate() {
+    Registry& r = registry();
+    std::unique_lock lk(r.mu);
+    // Interrupted: the process is ending; this call must not make its file.
+    r.cv.wait(lk, [&] { return !r.interrupted; });
+    ++r.creating;
+}
+
+CreationGate::~CreationGate() {
+    const int e = errno;  // the call's, which its caller reads next
+    Registry& r = registry();
+    {
+        std::lock_guard lk(r.mu);
+        --r.creating;
+    }
+    r.cv.notify_all();
+    errno = e;
+}
+
+}  // namespace detail
+
 void check_can_create(const std::string& path, const char* what) {
     const fs::path p(path);
     if (p.filename().empty()) fail("{} '{}' names a folder, not a file", what, path);
@@ -78,7 +107,10 @@ void check_can_create(const std::string& path, const char* what) {
              name_max);
     const fs::path probe = temp_path_for(p);
     remember(probe);  // an interrupt between the create and the remove removes it too
-    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int fd = [&] {
+        detail::CreationGate gate;
+        return ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    }();
     if (fd < 0) {
         const int e = errno;
         forget(probe);
@@ -258,8 +290,12 @@ void install_interrupt_cleanup() {
     std::thread([] {
         int sig = 0;
         if (sigwait(&set, &sig) != 0) return;
-        registry().mu.lock();  // held until the end: no new temporary file from here on
-        for (const std::string& n : registry().names)
+        Registry& r = registry();
+        std::unique_lock lk(r.mu);
+        r.interrupted = true;                            // no file-making call begins from here on
+        r.cv.wait(lk, [&] { return r.creating == 0; });  // those in progress have returned
+        lk.release();  // held until the end: no new temporary name either
+        for (const std::string& n : r.names)
             remove_quietly(n);
         static const char line[] = "vfx: interrupted\n";
         [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, line, sizeof line - 1);

@@ -37,8 +37,23 @@ std::optional<NumberPattern> find_number_pattern(const std::string& name);
 // `name` with frame number n in the pattern's place (zero-padded to its width).
 std::string expand_number(const std::string& name, const NumberPattern& p, int64_t n);
 
+namespace detail {
+// Held around each call that makes a temporary file on disk (TempFile::create). An interrupt
+// waits for the calls in progress to return before it removes the temporaries, and a call that
+// would begin after the interrupt did never begins (its thread waits for the process's end), so
+// no temporary file appears after the removal.
+class CreationGate {
+public:
+    CreationGate();
+    ~CreationGate();
+    CreationGate(const CreationGate&) = delete;
+    CreationGate& operator=(const CreationGate&) = delete;
+};
+}  // namespace detail
+
 // A hidden temporary file next to `final_path`, unique to this process and call, its name
-// within the file system's limit. Nothing is created until the caller writes path().
+// within the file system's limit. Nothing is created until the caller writes path(), through
+// create().
 class TempFile {
 public:
     // `shown`: the name errors give (the user's spelling of the output).
@@ -50,6 +65,14 @@ public:
     TempFile& operator=(TempFile&&) = delete;
 
     const std::filesystem::path& path() const { return tmp_; }
+    // Runs `open`, the call that makes path() on disk (fopen, an ofstream, avio_open), and
+    // returns what it returns, as one step against an interrupt: the interrupt's clean-up comes
+    // before the call (which then never runs) or after it returns (and removes the file).
+    template <class F>
+    decltype(auto) create(F&& open) const {
+        detail::CreationGate gate;
+        return std::forward<F>(open)();
+    }
     const std::filesystem::path& final_path() const { return final_; }
     bool published() const { return published_; }
     // Renames the finished file onto the final path. Error (the file removed) on failure.

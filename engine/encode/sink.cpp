@@ -51,8 +51,9 @@ std::string lower(std::string s) {
 
 // --- output names --------------------------------------------------------------------------
 
-void write_file(const fs::path& path, const std::string& out, const uint8_t* data, size_t size) {
-    FILE* f = std::fopen(path.c_str(), "wb");
+void write_file(const TempFile& tmp, const std::string& out, const uint8_t* data, size_t size) {
+    const fs::path& path = tmp.path();
+    FILE* f = tmp.create([&] { return std::fopen(path.c_str(), "wb"); });
     if (!f) {
         const int e = errno;
         fail("cannot write '{}': {}", out, std::strerror(e));
@@ -173,7 +174,7 @@ public:
                 out_);
         }
         const std::vector<uint8_t> png = enc_.encode(rgba, g);
-        write_file(tmp_->path(), out_, png.data(), png.size());
+        write_file(*tmp_, out_, png.data(), png.size());
         ++frames_;
     }
 
@@ -211,7 +212,7 @@ public:
             fail("output '{}': a folder named '{}' is in the way of frame {}", out_,
                  (dir / name).string(), frames_ + 1);
         files_.emplace_back(dir / name, out_);
-        write_file(files_.back().path(), out_, png.data(), png.size());
+        write_file(files_.back(), out_, png.data(), png.size());
         ++frames_;
     }
 
@@ -388,7 +389,8 @@ public:
         stream_->time_base = enc_->time_base;
         stream_->avg_frame_rate = fps;
         stream_->sample_aspect_ratio = enc_->sample_aspect_ratio;
-        r = avio_open(&oc_->pb, tmp_->path().c_str(), AVIO_FLAG_WRITE);
+        r = tmp_->create(
+            [&] { return avio_open(&oc_->pb, tmp_->path().c_str(), AVIO_FLAG_WRITE); });
         if (r < 0) fail("cannot write '{}': {}", out_, error_text(r));
         AVDictionary* mux_opts = nullptr;
         if (std::strstr(ofmt->name, "mp4") || std::strstr(ofmt->name, "mov"))

@@ -59,7 +59,7 @@ void write_json_file(const std::string& path, const nlohmann::json& j, const cha
     check_can_create(path, what);
     TempFile tmp(path, path);
     {
-        std::ofstream f(tmp.path());
+        std::ofstream f = tmp.create([&] { return std::ofstream(tmp.path()); });
         if (!f) fail("{} '{}': cannot write", what, path);
         f << j.dump(2) << "\n";
         f.close();
