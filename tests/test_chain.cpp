@@ -92,6 +92,16 @@ TEST_F(ChainText, BareNameTakesDefaultsAndOrderIsFree) {
     EXPECT_EQ(c.filters[1], make_filter("gaussian"));
 }
 
+// A chain of thousands of stages would run for minutes before its first frame (each compiled
+// and tuned): refused past kMaxChainFilters with one line.
+TEST_F(ChainText, LongestChainIsSixtyFourFilters) {
+    std::string text = "sepia";
+    for (size_t i = 1; i < kMaxChainFilters; ++i)
+        text += ",sepia";
+    EXPECT_EQ(parse_chain(text).filters.size(), kMaxChainFilters);
+    EXPECT_EQ(error_of(text + ",sepia"), "the chain has more than 64 filters");
+}
+
 TEST_F(ChainText, Errors) {
     {  // names the unknown filter and every known one, in the registry's order
         std::string known;

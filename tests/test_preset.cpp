@@ -258,8 +258,9 @@ TEST_F(PresetTest, FileErrorsNameTheFile) {
         save_preset(dir + "/no/such/dir/x.json", Chain{}, "", "");
         ADD_FAILURE() << "no error";
     } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()).find(dir + "/no/such/dir/x.json: cannot write preset: "),
-                  0u)
+        EXPECT_EQ(
+            std::string(e.what()).find("preset '" + dir + "/no/such/dir/x.json': cannot write ("),
+            0u)
             << e.what();
     }
 }

@@ -80,6 +80,9 @@ int run_decode_only(const BenchCliOptions& o) {
 
 int run_bench(const BenchCliOptions& o) {
     if (!o.decode.empty()) {
+        SourceOptions so;
+        so.input = o.decode;
+        check_distinct_files(files_of_run(so, {{"--json", o.json}}));
         if (!o.json.empty()) check_can_create(o.json, "JSON");
         return run_decode_only(o);
     }

@@ -25,11 +25,11 @@ int run_probe(const ProbeOptions& o) {
 int run_process(const ProcessOptions& o) {
     // An output over the input, or two outputs on one file, would destroy one of them (a
     // numbered output or input names each file of its sequence).
-    check_distinct_files({{"the input", input_file(o.source)},
-                          {"--output", o.output == "null" ? "" : o.output},
-                          {"--report", o.report},
-                          {"--save-preset", o.save_preset}});
-    // Checked before the run; written after it, so a failed run leaves no preset behind.
+    check_distinct_files(files_of_run(o.source, {{"--output", o.output == "null" ? "" : o.output},
+                                                 {"--report", o.report},
+                                                 {"--save-preset", o.save_preset}}));
+    // Checked before the run; written after it, with the output and the report (all or none),
+    // so a failed run leaves no preset behind.
     Chain to_save;
     if (!o.save_preset.empty()) {
         check_can_create(o.save_preset, "preset");
@@ -45,16 +45,20 @@ int run_process(const ProcessOptions& o) {
     off.devices = o.devices;
     off.report = o.report;
     off.direct_decode = o.direct_decode;
+    if (!o.save_preset.empty())
+        off.text_outputs.push_back(
+            {o.save_preset,
+             preset_to_json(to_save, std::filesystem::path(o.save_preset).stem().string(),
+                            "saved by vfx process from: " + format_chain(to_save))
+                     .dump(2) +
+                 "\n",
+             "preset"});
     OfflineResult r = run_offline(off);
     std::printf("%lld frames in %.2f s (%.1f fps) -> %s\n", static_cast<long long>(r.frames),
                 r.wall_s, r.wall_s > 0 ? static_cast<double>(r.frames) / r.wall_s : 0.0,
                 r.output_description.c_str());
     std::printf("%s", r.summary.c_str());
-    if (!o.save_preset.empty()) {
-        save_preset(o.save_preset, to_save, std::filesystem::path(o.save_preset).stem().string(),
-                    "saved by vfx process from: " + format_chain(to_save));
-        spdlog::info("preset saved: {}", o.save_preset);
-    }
+    if (!o.save_preset.empty()) spdlog::info("preset saved: {}", o.save_preset);
     return 0;
 }
 

@@ -63,8 +63,11 @@ std::string default_input() {
     return (fs::path(VFX_ASSETS_DIR) / "sample.mp4").string();
 }
 
-std::string input_file(const SourceOptions& s) {
-    const std::string p = local_file(s.input);
+namespace {
+
+// One input name as a file on disk, or "" (see files_of_run).
+std::string input_file(const std::string& input) {
+    const std::string p = local_file(input);
     std::error_code ec;
     if (std::filesystem::is_regular_file(p, ec)) return p;
     // An image sequence (in_%04d.png) names files too; a URL or a source with a prefix
@@ -74,6 +77,27 @@ std::string input_file(const SourceOptions& s) {
         (colon == std::string::npos || colon > p.find('/')))
         return p;
     return {};
+}
+
+}  // namespace
+
+std::vector<std::pair<const char*, std::string>> files_of_run(
+    const SourceOptions& s, std::vector<std::pair<const char*, std::string>> outputs) {
+    std::vector<std::pair<const char*, std::string>> files;
+    const std::string_view concat = "concat:";
+    if (s.input.starts_with(concat)) {
+        // FFmpeg's concat protocol: files joined by '|'.
+        std::string_view rest = std::string_view(s.input).substr(concat.size());
+        for (size_t bar; !rest.empty();
+             rest.remove_prefix(bar == rest.npos ? rest.size() : bar + 1)) {
+            bar = rest.find('|');
+            files.emplace_back("the input", input_file(std::string(rest.substr(0, bar))));
+        }
+    } else {
+        files.emplace_back("the input", input_file(s.input));
+    }
+    files.insert(files.end(), outputs.begin(), outputs.end());
+    return files;
 }
 
 namespace {

@@ -85,9 +85,11 @@ void apply_preset(std::string& chain, bool chain_given, const std::string& prese
 // The bundled sample clip and the default chain applied to it.
 std::string default_input();
 
-// The input as a file on disk, for check_distinct_files; "" for lavfi:/v4l2: sources, patterns
-// and anything else that is not a regular file.
-std::string input_file(const SourceOptions& s);
+// The input's files on disk, for check_distinct_files, followed by the run's outputs
+// (`outputs`: what, path): a regular file, an image sequence's pattern (in_%04d.png), each file of
+// FFmpeg's `concat:a|b` protocol; nothing for lavfi:/v4l2: sources and other URLs.
+std::vector<std::pair<const char*, std::string>> files_of_run(
+    const SourceOptions& s, std::vector<std::pair<const char*, std::string>> outputs);
 inline constexpr const char* kDefaultChain = "median=radius=1,unsharp=sigma=1:amount=0.5,histogram";
 
 int run_play(const PlayOptions& o);

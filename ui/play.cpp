@@ -29,8 +29,9 @@ namespace vfx::ui {
 
 namespace {
 
-// Writes an RGBA8 image as PNG through the same sink `vfx process` uses.
-void save_png(const RgbaImage& img, const std::string& path) {
+// Writes an RGBA8 image as PNG through the same sink `vfx process` uses, its file into `files`
+// unpublished (published with the run's report).
+void save_png(const RgbaImage& img, const std::string& path, std::vector<TempFile>& files) {
     SinkOptions so;
     so.path = path;
     FrameGeometry g;
@@ -40,7 +41,7 @@ void save_png(const RgbaImage& img, const std::string& path) {
     g.pitch = size_t{img.width} * 4;
     auto sink = Sink::open(so, g);
     sink->write(img.pixels.data(), g, 0, 0.0);
-    sink->finish();
+    sink->finish_into(files);
 }
 
 // A processed frame as the viewer sees it: turned upright by its rotation (pixels of 4 or 8
@@ -96,9 +97,8 @@ int run_play(const PlayOptions& o) {
             fail("--screenshot '{}': the screenshot is one PNG; name it NAME.png", o.screenshot);
         check_can_create(o.screenshot, "screenshot");
     }
-    check_distinct_files({{"the input", input_file(o.source)},
-                          {"--report", o.report},
-                          {"--screenshot", o.screenshot}});
+    check_distinct_files(
+        files_of_run(o.source, {{"--report", o.report}, {"--screenshot", o.screenshot}}));
     if (o.realtime && o.clock == "fast")
         fail("--realtime and --clock fast contradict each other (--realtime is --clock realtime)");
     {
@@ -283,10 +283,10 @@ int run_play(const PlayOptions& o) {
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    if (headless && !o.screenshot.empty() && player->frames_shown() > 0) {
-        save_png(renderer->read_back(), o.screenshot);
-        spdlog::info("screenshot: {}", o.screenshot);
-    }
+    // The screenshot and the report are published together at the end: all or none.
+    std::vector<TempFile> files;
+    const bool shot = headless && !o.screenshot.empty() && player->frames_shown() > 0;
+    if (shot) save_png(renderer->read_back(), o.screenshot, files);
 
     RunInfo info;
     info.command = "play";
@@ -320,7 +320,9 @@ int run_play(const PlayOptions& o) {
         report["frames_in_flight_limit"] = player->frames_in_flight_limit();
     if (player->latency_ms() >= 0) report["latency_ms"] = player->latency_ms();
     if (player->histogram()) report["histogram"] = histogram_json(*player->histogram());
-    if (!o.report.empty()) write_json_file(o.report, report);
+    if (!o.report.empty()) files.push_back(json_file(o.report, report));
+    publish_all(files);
+    if (shot) spdlog::info("screenshot: {}", o.screenshot);
 
     std::printf(
         "%lld frames in %.2f s (%.1f fps), %lld dropped, interop %s%s\n",

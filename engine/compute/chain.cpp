@@ -126,6 +126,8 @@ public:
         skip_blanks();
         if (at_end()) return chain;
         while (true) {
+            if (chain.filters.size() == kMaxChainFilters)
+                fail("the chain has more than {} filters", kMaxChainFilters);
             chain.filters.push_back(parse_filter());
             const FilterInstance& f = chain.filters.back();
             if (f.info->check) f.info->check(f);

@@ -38,6 +38,10 @@ struct FilterInstance {
 // A filter with all its defaults. Throws vfx::Error for an unknown name.
 FilterInstance make_filter(std::string_view name);
 
+// The most filters a chain takes (a longer one is refused with one line): far beyond any real
+// pipeline, well short of the compile and tuning time a chain of thousands would ask for.
+inline constexpr size_t kMaxChainFilters = 64;
+
 struct Chain {
     std::vector<FilterInstance> filters;
 

@@ -169,6 +169,8 @@ Preset parse_preset(const json& doc, std::string_view origin) {
     if (chain == doc.end() || !chain->is_array())
         fail("{}: \"chain\" must be an array of stages ({})", origin,
              chain == doc.end() ? "missing" : fmt::format("found {}", chain->type_name()));
+    if (chain->size() > kMaxChainFilters)
+        fail("{}: the chain has {} stages; at most {}", origin, chain->size(), kMaxChainFilters);
     for (size_t i = 0; i < chain->size(); ++i) {
         try {
             p.stages.push_back(parse_stage((*chain)[i]));
@@ -243,17 +245,7 @@ json preset_to_json(const Chain& chain, std::string name, std::string descriptio
 }
 
 void save_preset(const std::string& path, const Preset& preset) {
-    namespace fs = std::filesystem;
-    const std::string text = preset_to_json(preset).dump(2) + "\n";
-    TempFile tmp{fs::path(path), path};
-    std::FILE* f = tmp.create([&] { return std::fopen(tmp.path().c_str(), "wb"); });
-    if (!f) fail("{}: cannot write preset: {}", path, std::strerror(errno));
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const int write_errno = errno;
-    const bool closed = std::fclose(f) == 0;
-    if (!written || !closed)
-        fail("{}: cannot write preset: {}", path, std::strerror(!written ? write_errno : errno));
-    tmp.publish();
+    write_text_file(path, preset_to_json(preset).dump(2) + "\n", "preset").publish();
 }
 
 void save_preset(const std::string& path, const Chain& chain, std::string name,

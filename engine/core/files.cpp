@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -91,9 +92,20 @@ CreationGate::~CreationGate() {
 
 }  // namespace detail
 
+bool is_special_file(const fs::path& path) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    return !ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
+}
+
 void check_can_create(const std::string& path, const char* what) {
     const fs::path p(path);
     if (p.filename().empty()) fail("{} '{}' names a folder, not a file", what, path);
+    if (is_special_file(p)) {
+        if (::access(p.c_str(), W_OK) != 0)
+            fail("{} '{}': not writable ({})", what, path, std::strerror(errno));
+        return;
+    }
     const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
     std::error_code ec;
     const bool dir_exists = fs::exists(dir, ec);
@@ -136,7 +148,9 @@ std::optional<NumberPattern> find_number_pattern(const std::string& name) {
             NumberPattern p;
             p.begin = i;
             p.end = j + 1;
-            p.width = j > i + 1 ? std::atoi(name.substr(i + 1, j - i - 1).c_str()) : 0;
+            // The width, capped far above any name a file system takes (no overflow).
+            for (size_t k = i + 1; k < j; ++k)
+                p.width = std::min(p.width * 10 + (name[k] - '0'), 1 << 20);
             return p;
         }
     }
@@ -173,9 +187,11 @@ void check_distinct_files(const std::vector<std::pair<const char*, std::string>>
     };
     // The same file: equivalent where both exist, else the same absolute, normalised path. A
     // numbered name (a sequence) is the same as any file of its folder whose name it expands to,
-    // and as another numbered name in that folder whose first file it would be.
+    // and as another numbered name in that folder whose first file it would be. Special files
+    // (/dev/null twice) are written in place, never replaced: no clash.
     auto same = [&](const std::string& a, const std::string& b) {
         const fs::path pa(a), pb(b);
+        if (is_special_file(pa) || is_special_file(pb)) return false;
         const std::string na = pa.filename().string(), nb = pb.filename().string();
         const auto qa = find_number_pattern(na), qb = find_number_pattern(nb);
         if (qa || qb) {
@@ -202,7 +218,12 @@ void check_distinct_files(const std::vector<std::pair<const char*, std::string>>
 }
 
 TempFile::TempFile(fs::path final_path, std::string shown)
-    : final_(std::move(final_path)), tmp_(temp_path_for(final_)), shown_(std::move(shown)) {
+    : final_(std::move(final_path)), shown_(std::move(shown)), in_place_(is_special_file(final_)) {
+    if (in_place_) {
+        tmp_ = final_;
+        return;
+    }
+    tmp_ = temp_path_for(final_);
     remember(tmp_);
 }
 
@@ -211,7 +232,8 @@ TempFile::TempFile(TempFile&& o) noexcept
       tmp_(std::move(o.tmp_)),
       shown_(std::move(o.shown_)),
       live_(o.live_),
-      published_(o.published_) {
+      published_(o.published_),
+      in_place_(o.in_place_) {
     o.live_ = false;
 }
 
@@ -221,13 +243,20 @@ TempFile::~TempFile() {
 
 void TempFile::discard() {
     if (!live_) return;
-    remove_quietly(tmp_);
-    forget(tmp_);
+    if (!in_place_) {
+        remove_quietly(tmp_);
+        forget(tmp_);
+    }
     live_ = false;
 }
 
 void TempFile::publish() {
     if (!live_) fail("'{}': the finished file was already published or discarded", shown_);
+    if (in_place_) {
+        live_ = false;
+        published_ = true;
+        return;
+    }
     std::error_code ec;
     fs::rename(tmp_, final_, ec);
     if (ec) {
@@ -237,6 +266,22 @@ void TempFile::publish() {
     forget(tmp_);
     live_ = false;
     published_ = true;
+}
+
+TempFile write_text_file(const std::string& path, const std::string& text, const char* what) {
+    TempFile tmp(path, path);
+    std::FILE* f = tmp.create([&] { return std::fopen(tmp.path().c_str(), "wb"); });
+    if (!f) fail("{} '{}': cannot write ({})", what, path, std::strerror(errno));
+    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    const int write_errno = errno;
+    const bool closed = std::fclose(f) == 0;
+    const int close_errno = errno;
+    if (!written || !closed) {
+        tmp.discard();
+        fail("{} '{}': write failed ({})", what, path,
+             std::strerror(!written ? write_errno : close_errno));
+    }
+    return tmp;
 }
 
 void publish_all(std::vector<TempFile>& files) {
@@ -249,6 +294,11 @@ void publish_all(std::vector<TempFile>& files) {
     std::vector<TempFile*> renamed;
     for (TempFile& f : files) {
         if (!f.live_) continue;
+        if (f.in_place_) {  // written already; nothing to rename or take back
+            f.live_ = false;
+            f.published_ = true;
+            continue;
+        }
         std::error_code ec;
         fs::rename(f.tmp_, f.final_, ec);
         if (ec) {
@@ -281,7 +331,7 @@ void install_interrupt_cleanup() {
     sigemptyset(&set);
     // Only signals that do something: one the parent ignores (nohup's SIGHUP, a shell's SIGINT
     // for a background job) stays ignored, as it would without this thread.
-    for (int s : {SIGINT, SIGTERM, SIGHUP}) {
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
         struct sigaction old {};
         if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
         sigaddset(&set, s);

@@ -1,7 +1,7 @@
 #pragma once
 // Output files that appear whole or not at all. Each is written under a hidden temporary name
 // next to its final one and renamed onto it when complete (TempFile). Every temporary name is
-// registered while it may exist, so that an interrupted run (Ctrl-C, SIGTERM, SIGHUP: see
+// registered while it may exist, so that an interrupted run (Ctrl-C, Ctrl-\, SIGTERM, SIGHUP: see
 // install_interrupt_cleanup) removes them before the process ends: no partial output, ever.
 #include <cstdint>
 #include <filesystem>
@@ -14,8 +14,15 @@ namespace vfx {
 
 // Fails with one line ("{what} '{path}': ...") unless a new file can be made at `path`: its
 // folder exists and takes a new file (tried, not guessed: root ignores permission bits but not
-// read-only file systems), the name fits the file system, and no folder has that name.
+// read-only file systems), the name fits the file system, and no folder has that name. A special
+// file there (/dev/null, a FIFO: see is_special_file) needs only to be writable: it is written
+// in place.
 void check_can_create(const std::string& path, const char* what);
+
+// Whether `path` names an existing file that is neither a regular file nor a folder (a device
+// such as /dev/null, a FIFO, a socket), links followed. Output to one is written straight into
+// it (TempFile), never replaced or removed, and the same-file check passes it over.
+bool is_special_file(const std::filesystem::path& path);
 
 // Fails with one line when two of the named paths (what, path; empty paths and non-files such
 // as "null" or "lavfi:..." skipped by the caller) name the same file: `--output x.mp4 --report
@@ -53,7 +60,8 @@ public:
 
 // A hidden temporary file next to `final_path`, unique to this process and call, its name
 // within the file system's limit. Nothing is created until the caller writes path(), through
-// create().
+// create(). Where `final_path` is a special file (is_special_file: `--report /dev/null`), path()
+// is that file itself: written in place, never removed, and publish() has nothing to rename.
 class TempFile {
 public:
     // `shown`: the name errors give (the user's spelling of the output).
@@ -86,7 +94,13 @@ private:
     std::string shown_;
     bool live_ = true;  // registered, and maybe on disk
     bool published_ = false;
+    bool in_place_ = false;  // a special file, written directly (not registered)
 };
+
+// `text` written into a new TempFile for `path`, returned unpublished (publish() it, or
+// publish_all it with the other files of a run). Throws vfx::Error "{what} '{path}': ..." when
+// the file cannot be made or written (the temporary then removed).
+TempFile write_text_file(const std::string& path, const std::string& text, const char* what);
 
 // Publishes every file of a set (a PNG sequence) with no interrupt between two renames. A failed
 // rename throws after removing the files this call renamed before it (a file that had one of
@@ -94,11 +108,11 @@ private:
 // and is gone too); its own temporary and those after it stay live, for their destructors.
 void publish_all(std::vector<TempFile>& files);
 
-// Blocks SIGINT, SIGTERM and SIGHUP (those not ignored at start) in the calling thread, and so in
-// every thread it starts afterwards, and hands them to a thread of their own that removes every
-// live TempFile, prints "vfx: interrupted" and ends the process by the same signal. SIGPIPE is
-// ignored: a closed pipe fails the write instead of killing the process between a file's write and
-// its rename. Call first thing in main(), before any thread exists.
+// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT (those not ignored at start) in the calling thread,
+// and so in every thread it starts afterwards, and hands them to a thread of their own that removes
+// every live TempFile, prints "vfx: interrupted" and ends the process by the same signal. SIGPIPE
+// is ignored: a closed pipe fails the write instead of killing the process between a file's write
+// and its rename. Call first thing in main(), before any thread exists.
 void install_interrupt_cleanup();
 
 }  // namespace vfx

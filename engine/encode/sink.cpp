@@ -39,6 +39,12 @@ namespace vfx {
 
 Sink::~Sink() = default;
 
+void Sink::finish() {
+    std::vector<TempFile> files;
+    finish_into(files);
+    publish_all(files);  // on failure `files` goes, and with it every temporary
+}
+
 namespace {
 
 using namespace av;  // owning pointers and error helpers (core/ffmpeg.hpp)
@@ -51,7 +57,7 @@ std::string lower(std::string s) {
 
 // --- output names --------------------------------------------------------------------------
 
-void write_file(const TempFile& tmp, const std::string& out, const uint8_t* data, size_t size) {
+void write_file(TempFile& tmp, const std::string& out, const uint8_t* data, size_t size) {
     const fs::path& path = tmp.path();
     FILE* f = tmp.create([&] { return std::fopen(path.c_str(), "wb"); });
     if (!f) {
@@ -62,8 +68,7 @@ void write_file(const TempFile& tmp, const std::string& out, const uint8_t* data
     const int e1 = n == size ? 0 : errno;
     const int e2 = std::fclose(f) == 0 ? 0 : errno;
     if (n != size || e2) {
-        std::error_code ec;
-        fs::remove(path, ec);
+        tmp.discard();  // (a special file written in place stays)
         fail("cannot write '{}': {}", out, std::strerror(e1 ? e1 : e2 ? e2 : EIO));
     }
 }
@@ -73,7 +78,7 @@ void write_file(const TempFile& tmp, const std::string& out, const uint8_t* data
 class NullSink final : public Sink {
 public:
     void write(const uint8_t*, const FrameGeometry&, int64_t, double) override { ++frames_; }
-    void finish() override {}
+    void finish_into(std::vector<TempFile>&) override {}
     std::string describe() const override { return "null (frames discarded)"; }
     int64_t frames_written() const override { return frames_; }
 
@@ -178,10 +183,11 @@ public:
         ++frames_;
     }
 
-    void finish() override {
-        if (tmp_->published()) return;
+    void finish_into(std::vector<TempFile>& files) override {
+        if (!tmp_) return;
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
-        tmp_->publish();
+        files.push_back(std::move(*tmp_));
+        tmp_.reset();
     }
 
     std::string describe() const override { return "PNG image " + out_; }
@@ -199,6 +205,18 @@ public:
     PngSequenceSink(const SinkOptions& o, const FrameGeometry& g, NumberPattern p)
         : out_(o.path), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
         check_can_create(out_, "output");
+        // The frames' names are longer than the pattern by the number's digits (its width at
+        // least): found now, not by the first rename at the end of the run.
+        const fs::path dir =
+            fs::path(out_).parent_path().empty() ? fs::path(".") : fs::path(out_).parent_path();
+        const size_t name = fs::path(out_).filename().string().size() - (p.end - p.begin);
+        const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+        const size_t digits = std::max<size_t>(static_cast<size_t>(std::max(p.width, 0)), 1);
+        if (name_max > 0 && name + digits > static_cast<size_t>(name_max))
+            fail(
+                "output '{}': the frames' names would be {} bytes or more, longer than the "
+                "file system allows ({})",
+                out_.size() > 300 ? out_.substr(0, 300) + "..." : out_, name + digits, name_max);
     }
 
     void write(const uint8_t* rgba, const FrameGeometry& g, int64_t, double) override {
@@ -216,14 +234,11 @@ public:
         ++frames_;
     }
 
-    void finish() override {
+    void finish_into(std::vector<TempFile>& files) override {
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
-        try {
-            publish_all(files_);
-        } catch (...) {
-            files_.clear();  // the frames not renamed go now: no second finish() publishes them
-            throw;
-        }
+        for (TempFile& f : files_)
+            files.push_back(std::move(f));
+        files_.clear();
     }
 
     std::string describe() const override { return "PNG frames " + out_; }
@@ -438,8 +453,8 @@ public:
         ++frames_;
     }
 
-    void finish() override {
-        if (tmp_->published()) return;
+    void finish_into(std::vector<TempFile>& files) override {
+        if (!tmp_) return;
         if (frames_ == 0) fail("output '{}': no frame was written", out_);
         if (!finished_) {
             finished_ = true;
@@ -452,7 +467,8 @@ public:
             const int c = avio_closep(&oc_->pb);
             if (c < 0) fail("cannot write '{}': {}", out_, error_text(c));
         }
-        tmp_->publish();
+        files.push_back(std::move(*tmp_));
+        tmp_.reset();
     }
 
     std::string describe() const override { return describe_; }

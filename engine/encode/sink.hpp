@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/files.hpp"
 #include "core/format.hpp"
 
 namespace vfx {
@@ -46,9 +47,14 @@ public:
     virtual void write(const uint8_t* rgba, const FrameGeometry& g, int64_t index,
                        double time_s) = 0;
 
-    // Flushes and publishes the output atomically (renames the temporaries onto their final
-    // names). Throws vfx::Error if nothing was written to a file output.
-    virtual void finish() = 0;
+    // Flushes the output and moves its finished temporary files, not yet renamed, into `files`,
+    // to be published with the run's other files (publish_all: the report and the preset too,
+    // all or none). Throws vfx::Error if nothing was written to a file output. A second call
+    // adds nothing.
+    virtual void finish_into(std::vector<TempFile>& files) = 0;
+
+    // finish_into, then publish_all of those files: the output appears whole or not at all.
+    void finish();
 
     // Without finish(): removes every temporary, leaves no partial output file.
     virtual ~Sink();

@@ -20,6 +20,8 @@ void ChainEditor::insert(size_t at, std::string_view filter) {
     if (at > stages_.size())
         fail("chain editor: insert: position {} is past the end ({} stages)", at + 1,
              stages_.size());
+    if (stages_.size() >= kMaxChainFilters)
+        fail("chain editor: the chain has {} stages, the most it takes", stages_.size());
     FilterInstance f = make_filter(filter);
     stages_.insert(stages_.begin() + static_cast<std::ptrdiff_t>(at), {std::move(f), true});
     ++revision_;

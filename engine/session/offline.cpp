@@ -157,7 +157,10 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         if (f.busy) retire(f);
     }
     if (!sink) fail("'{}': the input gave no frames", opts.source.input);
-    sink->finish();
+    // The run's files (the output, the report, the preset) are written first and published
+    // together at the end: a failure on any of them leaves none, and an interrupt all or none.
+    std::vector<TempFile> files;
+    sink->finish_into(files);
     for (auto& f : ring)
         if (f.pinned && f.host)
             clEnqueueUnmapMemObject(cl.queue(), f.pinned.get(), f.host, 0, nullptr, nullptr);
@@ -180,7 +183,10 @@ OfflineResult run_offline(const OfflineOptions& opts) {
     if (last_histogram) r.report["histogram"] = histogram_json(*last_histogram);
     r.report["uploads"] = {{"direct", processor.upload_stats().direct},
                            {"copied", processor.upload_stats().copied}};
-    if (!opts.report.empty()) write_json_file(opts.report, r.report);
+    if (!opts.report.empty()) files.push_back(json_file(opts.report, r.report));
+    for (const TextOutput& t : opts.text_outputs)
+        files.push_back(write_text_file(t.path, t.text, t.what));
+    publish_all(files);
     return r;
 }
 

@@ -13,6 +13,13 @@
 
 namespace vfx {
 
+// A small file the run writes besides its output (a saved preset), published with it.
+struct TextOutput {
+    std::string path;
+    std::string text;
+    const char* what = "file";  // what errors call it
+};
+
 struct OfflineOptions {
     SourceOptions source;
     std::string chain;   // chain text (parsed before anything is opened)
@@ -24,6 +31,8 @@ struct OfflineOptions {
     uint32_t in_flight = 3;
     std::string report;         // JSON report path ("" = none)
     bool direct_decode = true;  // decode into pinned blocks (as PlayerOptions::direct_decode)
+    // Written at the end and published with the output and the report: all or none.
+    std::vector<TextOutput> text_outputs;
 };
 
 struct OfflineResult {
@@ -34,7 +43,8 @@ struct OfflineResult {
     nlohmann::json report;
 };
 
-// Throws vfx::Error for anything the user caused; no partial output file is left behind.
+// Throws vfx::Error for anything the user caused; no partial output file is left behind, and
+// the output, the report and the text outputs appear together or not at all.
 OfflineResult run_offline(const OfflineOptions& opts);
 
 }  // namespace vfx

@@ -57,15 +57,11 @@ nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const D
 
 void write_json_file(const std::string& path, const nlohmann::json& j, const char* what) {
     check_can_create(path, what);
-    TempFile tmp(path, path);
-    {
-        std::ofstream f = tmp.create([&] { return std::ofstream(tmp.path()); });
-        if (!f) fail("{} '{}': cannot write", what, path);
-        f << j.dump(2) << "\n";
-        f.close();
-        if (!f) fail("{} '{}': write failed", what, path);
-    }
-    tmp.publish();
+    json_file(path, j, what).publish();
+}
+
+TempFile json_file(const std::string& path, const nlohmann::json& j, const char* what) {
+    return write_text_file(path, j.dump(2) + "\n", what);
 }
 
 std::string summary_table(const TimingLog& timing) {

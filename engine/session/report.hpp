@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compute/processor.hpp"
+#include "core/files.hpp"
 #include "decode/source.hpp"
 #include "session/devices.hpp"
 #include "timing/timing.hpp"
@@ -30,6 +31,8 @@ nlohmann::json make_report(const RunInfo& run, const StreamInfo& stream, const D
 // Writes `j` to `path` atomically (core/files.hpp); throws vfx::Error naming `what` and the
 // path when it cannot. Check the path with check_can_create before the work that fills `j`.
 void write_json_file(const std::string& path, const nlohmann::json& j, const char* what = "report");
+// The same file unpublished, to be published with the run's other outputs (publish_all).
+TempFile json_file(const std::string& path, const nlohmann::json& j, const char* what = "report");
 
 // {"r": [256 counts], "g": [...], "b": [...], "luma": [...]} (a chain's histogram filter).
 nlohmann::json histogram_json(const Histogram& h);
