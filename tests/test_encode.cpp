@@ -378,6 +378,9 @@ TEST(SinkVideoOptions, OtherEncodersByEncoderOrCodecName) {
     const Case cases[] = {
         {"libvpx-vp9", "vp9.mkv", "vp9 (libvpx-vp9) in ", "vp9"},
         {"hevc", "hevc.mp4", "hevc (libx265) in ", "hevc"},
+        // MPEG-2 takes only its standard's frame rates as the time base; MJPEG full-range YUV.
+        {"mpeg2video", "mpeg2.mp4", "mpeg2video (mpeg2video) in ", "mpeg2video"},
+        {"mjpeg", "mjpeg.mkv", "mjpeg (mjpeg) in ", "mjpeg"},
     };
     for (const Case& c : cases) {
         SinkOptions o = out(dir + "/" + c.file);

@@ -330,6 +330,17 @@ public:
         AVRational tb{};
         av_reduce(&tb.num, &tb.den, fps.den, int64_t{fps.num} * std::max(1, 65535 / fps.num),
                   INT32_MAX);
+        if (codec->supported_framerates) {
+            // MPEG-1/2 video: one of the standard's rates, and the time base its frame period
+            // (the nearest rate where the input's is not one, as ffmpeg picks).
+            const AVRational* rates = codec->supported_framerates;
+            const AVRational near = rates[av_find_nearest_q_idx(fps, rates)];
+            if (av_cmp_q(near, fps) != 0)
+                spdlog::warn("output '{}': {} takes {}/{} fps, not {}/{}: frames retimed to it",
+                             out_, codec->name, near.num, near.den, fps.num, fps.den);
+            fps = near;
+            tb = av_inv_q(fps);
+        }
         enc_->width = static_cast<int>(g.width);
         enc_->height = static_cast<int>(g.height);
         enc_->pix_fmt = pf;
@@ -516,7 +527,8 @@ private:
             enc_->colorspace = AVCOL_SPC_RGB;
             enc_->color_range = AVCOL_RANGE_JPEG;
         } else if (pf == AV_PIX_FMT_YUVJ420P || pf == AV_PIX_FMT_YUVJ422P ||
-                   pf == AV_PIX_FMT_YUVJ444P) {
+                   pf == AV_PIX_FMT_YUVJ444P || enc_->codec_id == AV_CODEC_ID_MJPEG) {
+            // JPEG's YUV is full range (FFmpeg's MJPEG encoder takes no other by default).
             enc_->colorspace = AVCOL_SPC_BT470BG;
             enc_->color_range = AVCOL_RANGE_JPEG;
         } else {
