@@ -655,6 +655,13 @@ TEST(Cli, OutputsArePublishedTogetherAndSpecialFilesWrittenInPlace) {
     // Frame names longer than the file system takes: refused before the run, with a short line.
     expect_one_line_error(vfx_run(run + "--output '" + dir + "/f_%0999999d.png'"),
                           "longer than the file system allows");
+    // What a command prints must reach its reader: a full device is an error, not status 0.
+    if (fs::exists("/dev/full")) {
+        Outcome full;
+        full.status = run_command(
+            "( '" + vfx::test::vfx_binary() + "' filters --json > /dev/full )", &full.output);
+        expect_one_line_error(full, "cannot write to standard output");
+    }
 }
 
 // Ctrl-C, SIGTERM or a closed terminal in the middle of a run: one line, the signal's exit

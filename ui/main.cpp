@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -384,7 +386,13 @@ int main_impl(int argc, char** argv) {
 int main(int argc, char** argv) {
     vfx::install_interrupt_cleanup();  // before any thread starts
     try {
-        return vfx::ui::main_impl(argc, argv);
+        const int status = vfx::ui::main_impl(argc, argv);
+        // What was printed must have reached its reader (`vfx filters --json > FILE` on a full
+        // disk is a failure, not an empty file and status 0); a reader that left on purpose
+        // (`| head -1`: a broken pipe) is not.
+        if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && errno != EPIPE)
+            vfx::fail("cannot write to standard output ({})", std::strerror(errno));
+        return status;
     } catch (const vfx::Error& e) {
         std::cerr << "vfx: " << e.what() << "\n";
         return 1;

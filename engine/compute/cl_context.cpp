@@ -398,7 +398,9 @@ ClProgram ClContext::build_program(std::string_view file, const std::string& opt
             "building OpenCL kernel file {} (options '{}') failed: {} ({}){}\n{}", file, opts,
             cl_error_name(err), err, attempt > 1 ? fmt::format(" after {} tries", attempt) : "",
             log.empty() ? std::string("(no build log)") : log);
-        spdlog::error("{}", msg);
+        // The caller says it once (vfx: GPU error, the overlay, the reload's warning): a tuner
+        // trying each candidate of a broken kernel would otherwise print the log per candidate.
+        spdlog::debug("{}", msg);
         throw GpuError(std::move(msg), err);
     }
     if (!log.empty()) spdlog::debug("OpenCL build log for {} ({}):\n{}", file, opts, log);

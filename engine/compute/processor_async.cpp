@@ -151,7 +151,8 @@ struct FrameProcessor::Background {
                     kernel_result = "";
                 } catch (const std::exception& e) {
                     kernel_result = e.what();
-                    spdlog::warn("kernel reload failed; the last good kernels keep running");
+                    spdlog::warn("kernel reload failed; the last good kernels keep running: {}",
+                                 e.what());
                 }
             }
             for (const auto& [file, options] : job.programs) {
