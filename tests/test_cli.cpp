@@ -609,6 +609,9 @@ TEST(Cli, ClashingPathsAndBadNumbersAreRefusedBeforeTheRun) {
     expect_one_line_error(vfx_run("play --headless --speed nan '" + in + "'"), "'nan'");
     expect_one_line_error(vfx_run("play --headless --screenshot '" + dir + "/s.jpg' '" + in + "'"),
                           "NAME.png");
+    expect_one_line_error(vfx_run("play --headless --headless-size 16384x16384 --screenshot '" +
+                                  dir + "/s.png' '" + in + "'"),
+                          "16384x16384 is larger than FFmpeg writes a PNG image");
     expect_one_line_error(vfx_run("bench --size 4294967297x2 --filters invert"), "4294967297x2");
     EXPECT_EQ(fs::file_size(in), size);
     for (const auto& e : fs::directory_iterator(dir))

@@ -96,6 +96,9 @@ int run_play(const PlayOptions& o) {
         if (ext != ".png" || o.screenshot.find('%') != std::string::npos)
             fail("--screenshot '{}': the screenshot is one PNG; name it NAME.png", o.screenshot);
         check_can_create(o.screenshot, "screenshot");
+        if (o.headless)
+            check_png_size(o.headless_size.first, o.headless_size.second,
+                           "--screenshot '" + o.screenshot + "'");
     }
     check_distinct_files(
         files_of_run(o.source, {{"--report", o.report}, {"--screenshot", o.screenshot}}));

@@ -14,6 +14,7 @@ extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -21,6 +22,7 @@ extern "C" {
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -38,6 +40,13 @@ namespace fs = std::filesystem;
 namespace vfx {
 
 Sink::~Sink() = default;
+
+void check_png_size(uint32_t width, uint32_t height, const std::string& what) {
+    if (width > INT_MAX || height > INT_MAX ||
+        av_image_check_size(static_cast<unsigned>(width), static_cast<unsigned>(height), 0,
+                            nullptr) < 0)
+        fail("{}: {}x{} is larger than FFmpeg writes a PNG image", what, width, height);
+}
 
 void Sink::finish() {
     std::vector<TempFile> files;
@@ -137,6 +146,7 @@ public:
 
 private:
     void open(const FrameGeometry& g) {
+        check_png_size(g.width, g.height, "output '" + out_ + "'");
         const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
         if (!codec) fail("output '{}': this FFmpeg has no PNG encoder", out_);
         ctx_.reset(avcodec_alloc_context3(codec));

@@ -33,6 +33,10 @@ struct SinkOptions {
     int color_primaries = 2, color_trc = 2;
 };
 
+// Fails with one line naming `what` unless FFmpeg's PNG encoder takes a frame of width x height
+// (libavutil's image size limit: about 16000 x 16000 pixels).
+void check_png_size(uint32_t width, uint32_t height, const std::string& what);
+
 class Sink {
 public:
     // Validates everything it can before any frame is processed: the kind of output, the codec,
