@@ -102,6 +102,16 @@ TEST_F(ChainText, LongestChainIsSixtyFourFilters) {
     EXPECT_EQ(error_of(text + ",sepia"), "the chain has more than 64 filters");
 }
 
+// What the user typed comes back in the error as one printable line: an escape sequence is not
+// sent to the terminal raw, and a NUL (possible in a preset's JSON string) does not cut it short.
+TEST_F(ChainText, ControlCharactersInAnErrorAreShownEscaped) {
+    const std::string e = error_of(std::string("sep\x1b[31mia,x", 12));
+    EXPECT_EQ(e.rfind("unknown filter 'sep\\x1b[31mia' (known: ", 0), 0u) << e;
+    const std::string n = error_of(std::string("sep\0ia", 6));
+    EXPECT_EQ(n.rfind("unknown filter 'sep\\x00ia' (known: ", 0), 0u) << n;
+    EXPECT_EQ(printable_line("a\tb\nc\x7f\xc3\xa9"), "a\\x09b\\x0ac\\x7f\xc3\xa9");
+}
+
 TEST_F(ChainText, Errors) {
     {  // names the unknown filter and every known one, in the registry's order
         std::string known;

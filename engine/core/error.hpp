@@ -25,9 +25,14 @@ private:
     int code_;
 };
 
+// The message as one printable line: control characters that came in with what the user gave
+// (a NUL or an escape sequence in a preset's filter name, a newline in a path) shown as \xNN,
+// so that none cuts the line short or reaches the terminal raw.
+std::string printable_line(std::string text);
+
 template <typename... Args>
 [[noreturn]] void fail(fmt::format_string<Args...> f, Args&&... args) {
-    throw Error(fmt::format(f, std::forward<Args>(args)...));
+    throw Error(printable_line(fmt::format(f, std::forward<Args>(args)...)));
 }
 
 }  // namespace vfx
