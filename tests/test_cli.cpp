@@ -1066,6 +1066,8 @@ TEST(Cli, BenchReportsEveryFilterAgainstTheCopyBandwidth) {
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.output.find("unknown filter 'nosuch'"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(dir + "/bad.json"));
+    expect_one_line_error(vfx_run("bench --size 32x16 --filters 'median,,sobel'"),
+                          "--filters 'median,,sobel': an empty name at character 8");
     r = vfx_run("bench --size 12by3");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.output.find("--size '12by3'"), std::string::npos) << r.output;

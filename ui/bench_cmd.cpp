@@ -18,13 +18,16 @@ namespace vfx::ui {
 
 namespace {
 
+// --filters' names (empty: all); an empty name between commas is refused, as --chain does.
 std::vector<std::string> split_list(const std::string& s) {
     std::vector<std::string> out;
+    if (s.empty()) return out;
     size_t start = 0;
     while (start <= s.size()) {
         size_t end = s.find(',', start);
         if (end == std::string::npos) end = s.size();
-        if (end > start) out.push_back(s.substr(start, end - start));
+        if (end == start) fail("--filters '{}': an empty name at character {}", s, start + 1);
+        out.push_back(s.substr(start, end - start));
         start = end + 1;
     }
     return out;
