@@ -655,6 +655,43 @@ TEST(PublishAll, AFailedRenameTakesBackTheFilesRenamedBeforeIt) {
     EXPECT_EQ(listing(dir), (Names{"f2.png", "g1.png", "g2.png", "g3.png"}));
 }
 
+// Numbered names follow printf as FFmpeg's image sequences do: "%%" is a literal '%', the number
+// is zero-padded to its width; the same-file check counts as a sequence's files only the names
+// such a number makes (%d never makes o_01.png), and a name with two numbers is refused.
+TEST(NumberedNames, ExpandAndCompareAsPrintfWrites) {
+    const auto p = find_number_pattern("o_%%_%04d.png");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->begin, 5u);
+    EXPECT_EQ(p->width, 4);
+    EXPECT_EQ(expand_number("o_%%_%04d.png", *p, 7), "o_%_0007.png");
+    EXPECT_EQ(expand_number("o_%%_%04d.png", *p, 123456), "o_%_123456.png");
+    EXPECT_FALSE(find_number_pattern("o_%%d.png"));
+    const std::string dir = test::scratch_dir();
+    auto clash = [&](const std::string& a, const std::string& b) {
+        try {
+            check_distinct_files({{"--output", dir + "/" + a}, {"--report", dir + "/" + b}});
+            return false;
+        } catch (const Error&) {
+            return true;
+        }
+    };
+    EXPECT_TRUE(clash("o_%d.png", "o_1.png"));
+    EXPECT_TRUE(clash("o_%d.png", "o_10.png"));
+    EXPECT_FALSE(clash("o_%d.png", "o_01.png"));
+    EXPECT_TRUE(clash("o_%02d.png", "o_07.png"));
+    EXPECT_TRUE(clash("o_%02d.png", "o_100.png"));
+    EXPECT_FALSE(clash("o_%02d.png", "o_007.png"));
+    EXPECT_TRUE(clash("o_%%_%d.png", "o_%_3.png"));
+    EXPECT_FALSE(clash("o_%%_%d.png", "o_%%_3.png"));
+    const Image img = quads(16, 8, WorkFormat::rgba8, 0);
+    expect_error([&] { Sink::open(out(dir + "/o_%04d%04d.png"), img.g); },
+                 {"more than one frame number"});
+    auto sink = Sink::open(out(dir + "/p_%%_%02d.png"), img.g);
+    sink->write(img.bytes.data(), img.g, 0, 0.0);
+    sink->finish();
+    EXPECT_TRUE(fs::exists(dir + "/p_%_01.png"));
+}
+
 // An interrupt that comes while a temporary file is being made (here: the signal sent from inside
 // the making call, which then takes 200 ms to make it) waits for that call to return, then
 // removes the file: the call's line comes before "vfx: interrupted", and nothing is left. (Had

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <thread>
 
 #include "core/error.hpp"
@@ -141,6 +142,10 @@ std::string local_file(const std::string& input) {
 std::optional<NumberPattern> find_number_pattern(const std::string& name) {
     for (size_t i = 0; i + 1 < name.size(); ++i) {
         if (name[i] != '%') continue;
+        if (name[i + 1] == '%') {  // "%%": a literal '%'
+            ++i;
+            continue;
+        }
         size_t j = i + 1;
         while (j < name.size() && name[j] >= '0' && name[j] <= '9')
             ++j;
@@ -157,25 +162,45 @@ std::optional<NumberPattern> find_number_pattern(const std::string& name) {
     return std::nullopt;
 }
 
+namespace {
+
+// Literal text of a numbered name: "%%" is one '%'.
+std::string unescape_percent(std::string_view text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        out += text[i];
+        if (text[i] == '%' && i + 1 < text.size() && text[i + 1] == '%') ++i;
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string expand_number(const std::string& name, const NumberPattern& p, int64_t n) {
     std::string digits = std::to_string(n);
     if (static_cast<int>(digits.size()) < p.width)
         digits.insert(0, static_cast<size_t>(p.width) - digits.size(), '0');
-    return name.substr(0, p.begin) + digits + name.substr(p.end);
+    return unescape_percent(std::string_view(name).substr(0, p.begin)) + digits +
+           unescape_percent(std::string_view(name).substr(p.end));
 }
 
 namespace {
 
-// Whether file name `name` is one a numbered name expands to: its text around the number, digits
-// in the number's place.
+// Whether file name `name` is one a numbered name expands to: its text around the number, and
+// in the number's place the digits of a number as expand_number writes them (at least the
+// width, zero-padded to it, no other leading zero: %d never makes "01", %02d never "007").
 bool expands_to(const std::string& pattern, const NumberPattern& p, const std::string& name) {
-    const std::string head = pattern.substr(0, p.begin), tail = pattern.substr(p.end);
+    const std::string head = unescape_percent(std::string_view(pattern).substr(0, p.begin));
+    const std::string tail = unescape_percent(std::string_view(pattern).substr(p.end));
     if (name.size() <= head.size() + tail.size() || !name.starts_with(head) ||
         !name.ends_with(tail))
         return false;
     const std::string digits = name.substr(head.size(), name.size() - head.size() - tail.size());
-    return std::all_of(digits.begin(), digits.end(),
-                       [](unsigned char c) { return std::isdigit(c) != 0; });
+    if (!std::all_of(digits.begin(), digits.end(),
+                     [](unsigned char c) { return std::isdigit(c) != 0; }))
+        return false;
+    const size_t width = static_cast<size_t>(std::max(p.width, 1));
+    return digits.size() == width || (digits.size() > width && digits[0] != '0');
 }
 
 }  // namespace

@@ -587,8 +587,14 @@ std::unique_ptr<Sink> Sink::open(const SinkOptions& opts, const FrameGeometry& f
     const std::string ext = lower(p.extension().string());
     const std::string file = p.filename().string();
     if (ext == ".png") {
-        if (std::optional<NumberPattern> pat = find_number_pattern(file))
+        if (std::optional<NumberPattern> pat = find_number_pattern(file)) {
+            if (find_number_pattern(file.substr(pat->end)))
+                fail(
+                    "output '{}': more than one frame number (%d) in the name; write a "
+                    "literal % as %%",
+                    opts.path);
             return std::make_unique<PngSequenceSink>(opts, first_frame, *pat);
+        }
         return std::make_unique<PngImageSink>(opts, first_frame);
     }
     if (ext == ".mp4" || ext == ".mkv" || ext == ".mov") {
