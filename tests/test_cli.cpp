@@ -667,6 +667,21 @@ TEST(Cli, OutputsArePublishedTogetherAndSpecialFilesWrittenInPlace) {
     }
 }
 
+// Options that do not apply to what was asked are named in a warning, not silently dropped.
+TEST(Cli, OptionsThatDoNotApplyAreNamed) {
+    const std::string dir = scratch_dir();
+    Outcome r = vfx_run("process --input '" + kSample + "' --frames 1 --codec libx265 --output '" +
+                        dir + "/o.png'");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("--codec and --encoder-opt apply to video outputs"), std::string::npos)
+        << r.output;
+    r = vfx_run("bench --decode '" + kSample + "' --size 64x64");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("--size, --filters, --retune and --cache-resident are ignored"),
+              std::string::npos)
+        << r.output;
+}
+
 // Ctrl-C, SIGTERM or a closed terminal in the middle of a run: one line, the signal's exit
 // status, and not one temporary or partial file left in the output's folder.
 TEST(Cli, InterruptedRunLeavesNoFileBehind) {

@@ -83,6 +83,10 @@ int run_decode_only(const BenchCliOptions& o) {
 
 int run_bench(const BenchCliOptions& o) {
     if (!o.decode.empty()) {
+        if (!o.sizes.empty() || !o.filters.empty() || o.retune || o.cache_resident)
+            spdlog::warn(
+                "--decode measures decoding only: --size, --filters, --retune and "
+                "--cache-resident are ignored");
         SourceOptions so;
         so.input = o.decode;
         check_distinct_files(files_of_run(so, {{"--json", o.json}}));

@@ -579,13 +579,22 @@ private:
 }  // namespace
 
 std::unique_ptr<Sink> Sink::open(const SinkOptions& opts, const FrameGeometry& first_frame) {
-    if (opts.path == "null") return std::make_unique<NullSink>();
+    if (opts.path == "null") {
+        if (!opts.codec.empty() || !opts.encoder_options.empty())
+            spdlog::warn("output null: --codec and --encoder-opt apply to video outputs; ignored");
+        return std::make_unique<NullSink>();
+    }
     if (opts.path.empty()) fail("no output given");
     if (first_frame.width == 0 || first_frame.height == 0)
         fail("output '{}': the frames have no size", opts.path);
     const fs::path p(opts.path);
     const std::string ext = lower(p.extension().string());
     const std::string file = p.filename().string();
+    if (ext == ".png" && (!opts.codec.empty() || !opts.encoder_options.empty()))
+        spdlog::warn(
+            "output '{}': --codec and --encoder-opt apply to video outputs (.mp4, .mkv, "
+            ".mov); ignored for PNG",
+            opts.path);
     if (ext == ".png") {
         if (std::optional<NumberPattern> pat = find_number_pattern(file)) {
             if (find_number_pattern(file.substr(pat->end)))
