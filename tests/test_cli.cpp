@@ -680,6 +680,11 @@ TEST(Cli, OptionsThatDoNotApplyAreNamed) {
     EXPECT_NE(r.output.find("--size, --filters, --retune and --cache-resident are ignored"),
               std::string::npos)
         << r.output;
+    // An option of another command, or no command at all: said as such.
+    expect_one_line_error(
+        vfx_run("process --decode-threads 1 --input '" + kSample + "' --output null"),
+        "process does not take --decode-threads");
+    expect_one_line_error(vfx_run("proces --input x"), "unknown command 'proces'");
 }
 
 // Ctrl-C, SIGTERM or a closed terminal in the middle of a run: one line, the signal's exit

@@ -340,6 +340,23 @@ int main_impl(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);
+        // CLI11 checks counts before it looks at words no option took, so an option of another
+        // command (`process --decode-threads 1`) reads as "--input ... received 2": name the
+        // word it did not take first.
+        for (CLI::App* cmd : app.get_subcommands())
+            for (const std::string& w : cmd->remaining())
+                if (w.starts_with("-")) {
+                    std::cerr << "vfx: " << cmd->get_name() << " does not take " << w
+                              << " (see vfx " << cmd->get_name() << " --help)\n";
+                    return 1;
+                }
+        if (app.get_subcommands().empty())
+            for (const std::string& w : app.remaining())
+                if (!w.starts_with("-")) {
+                    std::cerr << "vfx: unknown command '" << w
+                              << "' (commands: play, process, probe, filters, bench)\n";
+                    return 1;
+                }
         std::cerr << "vfx: " << e.what() << " (see vfx --help)\n";
         return 1;
     }
