@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -405,10 +408,17 @@ int main(int argc, char** argv) {
     try {
         const int status = vfx::ui::main_impl(argc, argv);
         // What was printed must have reached its reader (`vfx filters --json > FILE` on a full
-        // disk is a failure, not an empty file and status 0); a reader that left on purpose
-        // (`| head -1`: a broken pipe) is not.
-        if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && errno != EPIPE)
-            vfx::fail("cannot write to standard output ({})", std::strerror(errno));
+        // disk is a failure, not an empty file and status 0); a pipe whose reader left on
+        // purpose (`| head -1`) is not.
+        const int earlier = errno;  // most likely that of the write that failed, if one did
+        errno = 0;
+        const bool flush_failed = std::fflush(stdout) != 0;
+        const int e = flush_failed && errno ? errno : earlier ? earlier : EIO;
+        struct stat st {};
+        const bool pipe =
+            ::fstat(STDOUT_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+        if ((flush_failed || std::ferror(stdout)) && !pipe)
+            vfx::fail("cannot write to standard output ({})", std::strerror(e));
         return status;
     } catch (const vfx::Error& e) {
         std::cerr << "vfx: " << e.what() << "\n";

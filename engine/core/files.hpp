@@ -76,8 +76,11 @@ public:
     // Runs `open`, the call that makes path() on disk (fopen, an ofstream, avio_open), and
     // returns what it returns, as one step against an interrupt: the interrupt's clean-up comes
     // before the call (which then never runs) or after it returns (and removes the file).
+    // A special file written in place is no temporary (nothing to remove) and may block in its
+    // open (a FIFO with no reader yet): an interrupt does not wait for it.
     template <class F>
     decltype(auto) create(F&& open) const {
+        if (in_place_) return std::forward<F>(open)();
         detail::CreationGate gate;
         return std::forward<F>(open)();
     }
