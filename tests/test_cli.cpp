@@ -633,10 +633,10 @@ TEST(Cli, OutputsArePublishedTogetherAndSpecialFilesWrittenInPlace) {
     const std::string run = "process --input '" + kSample + "' --frames 2 --chain sepia ";
     if (fs::exists("/dev/full")) {
         expect_one_line_error(vfx_run(run + "--output '" + dir + "/o.mp4' --report /dev/full"),
-                              "report '/dev/full': write failed");
+                              "report '/dev/full': cannot write: No space left on device");
         expect_one_line_error(
             vfx_run(run + "--output '" + dir + "/f_%02d.png' --save-preset /dev/full"),
-            "preset '/dev/full': write failed");
+            "preset '/dev/full': cannot write: No space left on device");
         std::ifstream old(dir + "/o.mp4");
         EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old), {}), "old");
         for (const auto& e : fs::directory_iterator(dir))

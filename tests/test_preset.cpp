@@ -259,7 +259,7 @@ TEST_F(PresetTest, FileErrorsNameTheFile) {
         ADD_FAILURE() << "no error";
     } catch (const Error& e) {
         EXPECT_EQ(
-            std::string(e.what()).find("preset '" + dir + "/no/such/dir/x.json': cannot write ("),
+            std::string(e.what()).find("preset '" + dir + "/no/such/dir/x.json': cannot write: "),
             0u)
             << e.what();
     }

@@ -99,6 +99,15 @@ bool is_special_file(const fs::path& path) {
     return !ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
 }
 
+fs::path folder_of(const fs::path& file) {
+    return file.parent_path().empty() ? fs::path(".") : file.parent_path();
+}
+
+size_t longest_name_in(const fs::path& folder) {
+    const long name_max = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+    return name_max > 0 ? static_cast<size_t>(name_max) : 0;
+}
+
 void check_can_create(const std::string& path, const char* what) {
     const fs::path p(path);
     if (p.filename().empty()) fail("{} '{}' names a folder, not a file", what, path);
@@ -107,15 +116,15 @@ void check_can_create(const std::string& path, const char* what) {
             fail("{} '{}': not writable ({})", what, path, std::strerror(errno));
         return;
     }
-    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    const fs::path dir = folder_of(p);
     std::error_code ec;
     const bool dir_exists = fs::exists(dir, ec);
     if (ec) fail("{} '{}': folder '{}': {}", what, path, dir.string(), ec.message());
     if (!dir_exists) fail("{} '{}': folder '{}' does not exist", what, path, dir.string());
     if (!fs::is_directory(dir, ec)) fail("{} '{}': '{}' is not a folder", what, path, dir.string());
     if (fs::is_directory(p, ec)) fail("{} '{}': a folder of that name exists", what, path);
-    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
-    if (name_max > 0 && p.filename().string().size() > static_cast<size_t>(name_max))
+    const size_t name_max = longest_name_in(dir);
+    if (name_max > 0 && p.filename().string().size() > name_max)
         fail("{} '{}': the name is longer than the file system allows ({} bytes)", what, path,
              name_max);
     const fs::path probe = temp_path_for(p);
@@ -220,11 +229,7 @@ void check_distinct_files(const std::vector<std::pair<const char*, std::string>>
         const std::string na = pa.filename().string(), nb = pb.filename().string();
         const auto qa = find_number_pattern(na), qb = find_number_pattern(nb);
         if (qa || qb) {
-            // A bare name's folder is the current one ("" would stay "" here).
-            auto folder = [](const fs::path& p) {
-                return p.parent_path().empty() ? fs::path(".") : p.parent_path();
-            };
-            if (canonical(folder(pa)) != canonical(folder(pb))) return false;
+            if (canonical(folder_of(pa)) != canonical(folder_of(pb))) return false;
             // Against another numbered name: the other's first file (number 1).
             const std::string fa = qa ? expand_number(na, *qa, 1) : na;
             const std::string fb = qb ? expand_number(nb, *qb, 1) : nb;
@@ -293,19 +298,25 @@ void TempFile::publish() {
     published_ = true;
 }
 
+void write_file(TempFile& tmp, const void* data, size_t size, const std::string& shown) {
+    std::FILE* f = tmp.create([&] { return std::fopen(tmp.path().c_str(), "wb"); });
+    if (!f) fail("{}: {}", shown, std::strerror(errno));
+    const bool written = std::fwrite(data, 1, size, f) == size;
+    const int write_errno = written ? 0 : errno;
+    const bool closed = std::fclose(f) == 0;
+    const int close_errno = closed ? 0 : errno;
+    if (!written || !closed) {
+        tmp.discard();  // (a special file written in place stays)
+        fail("{}: {}", shown,
+             std::strerror(write_errno   ? write_errno
+                           : close_errno ? close_errno
+                                         : EIO));
+    }
+}
+
 TempFile write_text_file(const std::string& path, const std::string& text, const char* what) {
     TempFile tmp(path, path);
-    std::FILE* f = tmp.create([&] { return std::fopen(tmp.path().c_str(), "wb"); });
-    if (!f) fail("{} '{}': cannot write ({})", what, path, std::strerror(errno));
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const int write_errno = errno;
-    const bool closed = std::fclose(f) == 0;
-    const int close_errno = errno;
-    if (!written || !closed) {
-        tmp.discard();
-        fail("{} '{}': write failed ({})", what, path,
-             std::strerror(!written ? write_errno : close_errno));
-    }
+    write_file(tmp, text.data(), text.size(), fmt::format("{} '{}': cannot write", what, path));
     return tmp;
 }
 

@@ -19,6 +19,11 @@ namespace vfx {
 // in place.
 void check_can_create(const std::string& path, const char* what);
 
+// The folder a file name lies in ("." for a bare name, whose parent path is "").
+std::filesystem::path folder_of(const std::filesystem::path& file);
+// The longest file name that folder takes, in bytes (0: its file system does not say).
+size_t longest_name_in(const std::filesystem::path& folder);
+
 // Whether `path` names an existing file that is neither a regular file nor a folder (a device
 // such as /dev/null, a FIFO, a socket), links followed. Output to one is written straight into
 // it (TempFile), never replaced or removed, and the same-file check passes it over.
@@ -100,9 +105,13 @@ private:
     bool in_place_ = false;  // a special file, written directly (not registered)
 };
 
+// `size` bytes as the whole of tmp's file (made through create()). On failure the temporary is
+// removed and vfx::Error thrown: "{shown}: {the reason}".
+void write_file(TempFile& tmp, const void* data, size_t size, const std::string& shown);
+
 // `text` written into a new TempFile for `path`, returned unpublished (publish() it, or
-// publish_all it with the other files of a run). Throws vfx::Error "{what} '{path}': ..." when
-// the file cannot be made or written (the temporary then removed).
+// publish_all it with the other files of a run). Throws vfx::Error "{what} '{path}': cannot
+// write: ..." when the file cannot be made or written (the temporary then removed).
 TempFile write_text_file(const std::string& path, const std::string& text, const char* what);
 
 // Publishes every file of a set (a PNG sequence) with no interrupt between two renames. A failed

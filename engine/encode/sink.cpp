@@ -66,22 +66,6 @@ std::string lower(std::string s) {
 
 // --- output names --------------------------------------------------------------------------
 
-void write_file(TempFile& tmp, const std::string& out, const uint8_t* data, size_t size) {
-    const fs::path& path = tmp.path();
-    FILE* f = tmp.create([&] { return std::fopen(path.c_str(), "wb"); });
-    if (!f) {
-        const int e = errno;
-        fail("cannot write '{}': {}", out, std::strerror(e));
-    }
-    const size_t n = std::fwrite(data, 1, size, f);
-    const int e1 = n == size ? 0 : errno;
-    const int e2 = std::fclose(f) == 0 ? 0 : errno;
-    if (n != size || e2) {
-        tmp.discard();  // (a special file written in place stays)
-        fail("cannot write '{}': {}", out, std::strerror(e1 ? e1 : e2 ? e2 : EIO));
-    }
-}
-
 // --- null --------------------------------------------------------------------------------------
 
 class NullSink final : public Sink {
@@ -189,7 +173,7 @@ public:
                 out_);
         }
         const std::vector<uint8_t> png = enc_.encode(rgba, g);
-        write_file(*tmp_, out_, png.data(), png.size());
+        write_file(*tmp_, png.data(), png.size(), "cannot write '" + out_ + "'");
         ++frames_;
     }
 
@@ -217,12 +201,10 @@ public:
         check_can_create(out_, "output");
         // The frames' names are longer than the pattern by the number's digits (its width at
         // least): found now, not by the first rename at the end of the run.
-        const fs::path dir =
-            fs::path(out_).parent_path().empty() ? fs::path(".") : fs::path(out_).parent_path();
         const size_t name = fs::path(out_).filename().string().size() - (p.end - p.begin);
-        const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+        const size_t name_max = longest_name_in(folder_of(out_));
         const size_t digits = std::max<size_t>(static_cast<size_t>(std::max(p.width, 0)), 1);
-        if (name_max > 0 && name + digits > static_cast<size_t>(name_max))
+        if (name_max > 0 && name + digits > name_max)
             fail(
                 "output '{}': the frames' names would be {} bytes or more, longer than the "
                 "file system allows ({})",
@@ -240,7 +222,7 @@ public:
             fail("output '{}': a folder named '{}' is in the way of frame {}", out_,
                  (dir / name).string(), frames_ + 1);
         files_.emplace_back(dir / name, out_);
-        write_file(files_.back(), out_, png.data(), png.size());
+        write_file(files_.back(), png.data(), png.size(), "cannot write '" + out_ + "'");
         ++frames_;
     }
 
@@ -590,12 +572,12 @@ std::unique_ptr<Sink> Sink::open(const SinkOptions& opts, const FrameGeometry& f
     const fs::path p(opts.path);
     const std::string ext = lower(p.extension().string());
     const std::string file = p.filename().string();
-    if (ext == ".png" && (!opts.codec.empty() || !opts.encoder_options.empty()))
-        spdlog::warn(
-            "output '{}': --codec and --encoder-opt apply to video outputs (.mp4, .mkv, "
-            ".mov); ignored for PNG",
-            opts.path);
     if (ext == ".png") {
+        if (!opts.codec.empty() || !opts.encoder_options.empty())
+            spdlog::warn(
+                "output '{}': --codec and --encoder-opt apply to video outputs (.mp4, .mkv, "
+                ".mov); ignored for PNG",
+                opts.path);
         if (std::optional<NumberPattern> pat = find_number_pattern(file)) {
             if (find_number_pattern(file.substr(pat->end)))
                 fail(
