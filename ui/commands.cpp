@@ -48,10 +48,8 @@ int run_process(const ProcessOptions& o) {
     if (!o.save_preset.empty())
         off.text_outputs.push_back(
             {o.save_preset,
-             preset_to_json(to_save, std::filesystem::path(o.save_preset).stem().string(),
-                            "saved by vfx process from: " + format_chain(to_save))
-                     .dump(2) +
-                 "\n",
+             preset_text(make_preset(to_save, std::filesystem::path(o.save_preset).stem().string(),
+                                     "saved by vfx process from: " + format_chain(to_save))),
              "preset"});
     OfflineResult r = run_offline(off);
     std::printf("%lld frames in %.2f s (%.1f fps) -> %s\n", static_cast<long long>(r.frames),

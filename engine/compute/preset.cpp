@@ -244,8 +244,12 @@ json preset_to_json(const Chain& chain, std::string name, std::string descriptio
     return preset_to_json(make_preset(chain, std::move(name), std::move(description)));
 }
 
+std::string preset_text(const Preset& preset) {
+    return preset_to_json(preset).dump(2) + "\n";
+}
+
 void save_preset(const std::string& path, const Preset& preset) {
-    write_text_file(path, preset_to_json(preset).dump(2) + "\n", "preset").publish();
+    write_text_file(path, preset_text(preset), "preset").publish();
 }
 
 void save_preset(const std::string& path, const Chain& chain, std::string name,

@@ -63,6 +63,9 @@ Chain load_preset(const std::string& path);
 nlohmann::json preset_to_json(const Preset& preset);
 nlohmann::json preset_to_json(const Chain& chain, std::string name, std::string description);
 
+// The preset file's text: indented JSON and a final newline (what save_preset writes).
+std::string preset_text(const Preset& preset);
+
 // Writes the preset as indented JSON, atomically: a temporary file next to `path`, renamed over
 // it once complete. Throws vfx::Error naming `path` when it cannot be written.
 void save_preset(const std::string& path, const Preset& preset);
