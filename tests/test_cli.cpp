@@ -625,46 +625,47 @@ TEST(Cli, ClashingPathsAndBadNumbersAreRefusedBeforeTheRun) {
 
 // The output, the report and a saved preset appear together or not at all: a report that cannot
 // be written (a full device) fails the run with one line, and the output that was finished
-// before it is not published (an existing file of its name stays as it was). A special file
-// is written in place: --report /dev/null leaves /dev/null the device it was.
-TEST(Cli, OutputsArePublishedTogetherAndSpecialFilesWrittenInPlace) {
+// before it is not published (an existing file of its name stays as it was). What a command
+// prints must reach its reader too: standard output on a full device is an error, not status 0.
+TEST(Cli, AFileThatCannotBeWrittenPublishesNone) {
+    if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here to fail the writes";
     const std::string dir = scratch_dir();
     std::ofstream(dir + "/o.mp4") << "old";
     const std::string run = "process --input '" + kSample + "' --frames 2 --chain sepia ";
-    if (fs::exists("/dev/full")) {
-        expect_one_line_error(vfx_run(run + "--output '" + dir + "/o.mp4' --report /dev/full"),
-                              "report '/dev/full': cannot write: No space left on device");
-        expect_one_line_error(
-            vfx_run(run + "--output '" + dir + "/f_%02d.png' --save-preset /dev/full"),
-            "preset '/dev/full': cannot write: No space left on device");
-        std::ifstream old(dir + "/o.mp4");
-        EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old), {}), "old");
-        for (const auto& e : fs::directory_iterator(dir))
-            EXPECT_EQ(e.path().filename(), "o.mp4") << "left behind: " << e.path();
-    }
+    expect_one_line_error(vfx_run(run + "--output '" + dir + "/o.mp4' --report /dev/full"),
+                          "report '/dev/full': cannot write: No space left on device");
+    expect_one_line_error(
+        vfx_run(run + "--output '" + dir + "/f_%02d.png' --save-preset /dev/full"),
+        "preset '/dev/full': cannot write: No space left on device");
+    std::ifstream old(dir + "/o.mp4");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old), {}), "old");
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().filename(), "o.mp4") << "left behind: " << e.path();
+    Outcome full;
+    full.status = run_command("( '" + vfx::test::vfx_binary() + "' filters --json > /dev/full )",
+                              &full.output);
+    expect_one_line_error(full, "cannot write to standard output");
+}
+
+// A special file is written in place: --report /dev/null leaves /dev/null the device it was. No
+// output may land on an input (a decode-only bench's JSON, a file of a concat: input), and frame
+// names longer than the file system takes are refused before the run, with a short line.
+TEST(Cli, SpecialFilesWrittenInPlaceAndInputsKept) {
+    const std::string dir = scratch_dir();
+    const std::string run = "process --input '" + kSample + "' --frames 2 --chain sepia ";
     const Outcome ok = vfx_run(run + "--output null --report /dev/null --save-preset /dev/null");
     EXPECT_EQ(ok.status, 0) << ok.output;
     EXPECT_TRUE(fs::is_character_file("/dev/null"));
-    // A decode-only bench may not write its JSON over the clip it decodes.
     fs::copy_file(kSample, dir + "/v.mp4");
     const auto size = fs::file_size(dir + "/v.mp4");
     expect_one_line_error(vfx_run("bench --decode '" + dir + "/v.mp4' --json '" + dir + "/v.mp4'"),
                           "the input and --json name the same file");
-    // Nor a process run write over one of the files it concatenates.
     expect_one_line_error(vfx_run("process --input 'concat:" + dir + "/v.mp4|" + kSample +
                                   "' --output '" + dir + "/v.mp4'"),
                           "the input and --output name the same file");
     EXPECT_EQ(fs::file_size(dir + "/v.mp4"), size);
-    // Frame names longer than the file system takes: refused before the run, with a short line.
     expect_one_line_error(vfx_run(run + "--output '" + dir + "/f_%0999999d.png'"),
                           "longer than the file system allows");
-    // What a command prints must reach its reader: a full device is an error, not status 0.
-    if (fs::exists("/dev/full")) {
-        Outcome full;
-        full.status = run_command(
-            "( '" + vfx::test::vfx_binary() + "' filters --json > /dev/full )", &full.output);
-        expect_one_line_error(full, "cannot write to standard output");
-    }
 }
 
 // Options that do not apply to what was asked are named in a warning, not silently dropped.
