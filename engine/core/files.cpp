@@ -362,14 +362,29 @@ void publish_all(std::vector<TempFile>& files) {
 }
 
 void install_interrupt_cleanup() {
+    // A library that ends the process by exit() (LLVM's fatal errors in PoCL's compiler, say)
+    // skips the destructors of the TempFiles on the stack: their files go at exit. After a
+    // normal return from main none is left. Not waited for: an interrupt's thread or a publish
+    // holding the lock is dealing with the files already.
+    std::atexit([] {
+        Registry& r = registry();
+        std::unique_lock lk(r.mu, std::try_to_lock);
+        if (!lk.owns_lock()) return;
+        for (const std::string& n : r.names)
+            remove_quietly(n);
+        r.names.clear();
+    });
     ::signal(SIGPIPE, SIG_IGN);
+    ::signal(SIGXFSZ, SIG_IGN);
     static sigset_t set;
     sigemptyset(&set);
-    // Only signals that do something: one the parent ignores (nohup's SIGHUP, a shell's SIGINT
-    // for a background job) stays ignored, as it would without this thread.
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    // Only signals at their default action: one the parent ignores (nohup's SIGHUP, a shell's
+    // SIGINT for a background job) stays ignored, as it would without this thread, and one that
+    // already has a handler (a profiler's SIGPROF) keeps it.
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+                  SIGXCPU}) {
         struct sigaction old {};
-        if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        if (sigaction(s, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
         sigaddset(&set, s);
     }
     if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;  // left to the defaults

@@ -1,8 +1,8 @@
 #pragma once
 // Output files that appear whole or not at all. Each is written under a hidden temporary name
 // next to its final one and renamed onto it when complete (TempFile). Every temporary name is
-// registered while it may exist, so that an interrupted run (Ctrl-C, Ctrl-\, SIGTERM, SIGHUP: see
-// install_interrupt_cleanup) removes them before the process ends: no partial output, ever.
+// registered while it may exist, so that an interrupted run (Ctrl-C, Ctrl-\, SIGTERM, `timeout`:
+// see install_interrupt_cleanup) removes them before the process ends: no partial output, ever.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -120,11 +120,14 @@ TempFile write_text_file(const std::string& path, const std::string& text, const
 // and is gone too); its own temporary and those after it stay live, for their destructors.
 void publish_all(std::vector<TempFile>& files);
 
-// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT (those not ignored at start) in the calling thread,
-// and so in every thread it starts afterwards, and hands them to a thread of their own that removes
-// every live TempFile, prints "vfx: interrupted" and ends the process by the same signal. SIGPIPE
-// is ignored: a closed pipe fails the write instead of killing the process between a file's write
-// and its rename. Call first thing in main(), before any thread exists.
+// Blocks the signals whose default action ends the process and that a user or a supervisor sends
+// (SIGINT, SIGTERM, SIGHUP, SIGQUIT; SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF: `timeout -s`,
+// a watchdog; SIGXCPU: `ulimit -t`), those not ignored at start, in the calling thread, and so in
+// every thread it starts afterwards, and hands them to a thread of their own that removes every
+// live TempFile, prints "vfx: interrupted" and ends the process by the same signal. SIGPIPE and
+// SIGXFSZ are ignored: a closed pipe or a file over `ulimit -f` fails the write (EPIPE, EFBIG),
+// which the writer reports, instead of killing the process between a file's write and its
+// rename. Call first thing in main(), before any thread exists.
 void install_interrupt_cleanup();
 
 }  // namespace vfx
