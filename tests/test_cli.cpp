@@ -958,6 +958,14 @@ TEST(Cli, BrokenPresetGivesOneLineAndNoOutput) {
     expect_one_line_error(process("missing.json"), "missing.json: cannot read preset");
     expect_one_line_error(vfx_run("play --headless --frames 2 --preset '" + dir + "/range.json'"),
                           "range.json: chain[1]: unsharp: amount=9");
+    // A valid preset whose chain does not suit the source (the camera preset on a colour clip):
+    // the line names the preset, not a --chain the user never typed.
+    const std::string camera = preset_path("camera-preview.json");
+    expect_one_line_error(vfx_run("process --input " + in + " --frames 1 --preset '" + camera +
+                                  "' --output '" + out + "'"),
+                          "preset '" + camera + "': 'demosaic' (filter 2) needs a mosaic");
+    expect_one_line_error(vfx_run("play --headless --frames 1 --preset '" + camera + "'"),
+                          "preset '" + camera + "': 'demosaic' (filter 2) needs a mosaic");
     for (const auto& e : fs::directory_iterator(dir))
         EXPECT_EQ(e.path().extension(), ".json") << "left behind: " << e.path();
     EXPECT_FALSE(fs::exists(dir + "/saved.json"));

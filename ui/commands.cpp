@@ -38,6 +38,7 @@ int run_process(const ProcessOptions& o) {
     OfflineOptions off;
     off.source = o.source;
     off.chain = o.chain;
+    off.chain_origin = o.chain_origin;
     off.output = o.output;
     off.codec = o.codec;
     off.encoder_options = o.encoder_options;

@@ -44,7 +44,8 @@ std::pair<uint32_t, uint32_t> parse_size(const std::string& s, const char* flag)
     return {w, h};
 }
 
-void apply_preset(std::string& chain, bool chain_given, const std::string& preset) {
+void apply_preset(std::string& chain, std::string& origin, bool chain_given,
+                  const std::string& preset) {
     if (preset.empty()) return;
     if (chain_given) {
         spdlog::warn("--chain given: ignoring preset '{}'", preset);
@@ -52,6 +53,7 @@ void apply_preset(std::string& chain, bool chain_given, const std::string& prese
     }
     const Preset p = read_preset(preset);
     chain = format_chain(p.chain());
+    origin = fmt::format("preset '{}'", preset);
     spdlog::info("preset '{}'{}: {}", preset, p.name.empty() ? "" : " (" + p.name + ")",
                  chain.empty() ? "(no enabled stage)" : chain);
 }
@@ -373,7 +375,7 @@ int main_impl(int argc, char** argv) {
         for (const auto& kv : play_inopts)
             play.source.options.push_back(split_key_value(kv, "--input-opt"));
         play.chain_given = !play.chain.empty() || p->count("--chain") > 0;
-        apply_preset(play.chain, play.chain_given, play.preset);
+        apply_preset(play.chain, play.chain_origin, play.chain_given, play.preset);
         if (!play.chain_given && play.preset.empty()) play.chain = kDefaultChain;
         if (play.source.input.empty()) play.source.input = default_input();
         play.vsync = vsync == "on";
@@ -391,7 +393,7 @@ int main_impl(int argc, char** argv) {
         proc.devices.interop = parse_interop(proc_interop);
         proc.devices.validation = proc_validation;
         proc.chain_given = pr->count("--chain") > 0;
-        apply_preset(proc.chain, proc.chain_given, proc.preset);
+        apply_preset(proc.chain, proc.chain_origin, proc.chain_given, proc.preset);
         return run_process(proc);
     }
     if (fl->parsed()) return run_filters(filters);

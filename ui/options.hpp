@@ -13,6 +13,7 @@ namespace vfx::ui {
 struct PlayOptions {
     SourceOptions source;
     std::string chain;
+    std::string chain_origin = "chain";  // "preset 'FILE'" for a preset's chain (apply_preset)
     bool chain_given = false;
     std::string preset;  // --preset FILE ("" = none); resolved into `chain` before run_play
     DeviceOptions devices;
@@ -38,6 +39,7 @@ struct ProcessOptions {
     SourceOptions source;
     std::string output;
     std::string chain;
+    std::string chain_origin = "chain";  // as PlayOptions::chain_origin
     bool chain_given = false;
     std::string preset;       // --preset FILE ("" = none); resolved into `chain` before run_process
     std::string save_preset;  // --save-preset FILE: the chain that ran, written after the run
@@ -78,9 +80,11 @@ std::pair<std::string, std::string> split_key_value(const std::string& kv, const
 std::pair<uint32_t, uint32_t> parse_size(const std::string& s, const char* flag);
 
 // --preset: when `preset` is set and --chain was not given, replaces `chain` with the preset's
-// chain (its enabled stages) and logs which preset runs; with --chain, logs a note that the
-// preset is ignored. Throws vfx::Error (one line naming the file) for a broken preset.
-void apply_preset(std::string& chain, bool chain_given, const std::string& preset);
+// chain (its enabled stages), `origin` with "preset 'PATH'" (what the run's chain errors start
+// with) and logs which preset runs; with --chain, logs a note that the preset is ignored. Throws
+// vfx::Error (one line naming the file) for a broken preset.
+void apply_preset(std::string& chain, std::string& origin, bool chain_given,
+                  const std::string& preset);
 
 // The bundled sample clip and the default chain applied to it.
 std::string default_input();

@@ -152,6 +152,7 @@ int run_play(const PlayOptions& o) {
     PlayerOptions po;
     po.source = o.source;
     po.chain = o.chain;
+    po.chain_origin = o.chain_origin;
     po.frames_in_flight = o.frames_in_flight;
     po.max_frames = o.frames;
     po.paced = o.clock.empty() ? !headless || o.realtime : o.clock == "realtime";

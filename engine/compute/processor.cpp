@@ -294,6 +294,7 @@ void FrameProcessor::set_chain(Chain chain) {
         chain_ = std::move(old);
         throw;
     }
+    chain_origin_ = "chain";
 }
 
 void FrameProcessor::release_staging(Staging& s) {
@@ -392,17 +393,18 @@ bool grey_enters_as_mosaic(const Chain& chain) {
     return true;
 }
 
-std::string kind_error(const FilterInstance& f, size_t position, FrameKind got) {
+std::string kind_error(std::string_view origin, const FilterInstance& f, size_t position,
+                       FrameKind got) {
     const FilterInfo& info = *f.info;
     if (got == FrameKind::colour)
         return fmt::format(
-            "chain: '{}' (filter {}) needs a mosaic (a one-channel grey or bayer_* source, or "
+            "{}: '{}' (filter {}) needs a mosaic (a one-channel grey or bayer_* source, or "
             "'mosaic' before it), but gets a colour frame",
-            info.name, position + 1);
+            origin, info.name, position + 1);
     return fmt::format(
-        "chain: '{}' (filter {}) needs a colour frame, but gets a mosaic (put 'demosaic' before "
+        "{}: '{}' (filter {}) needs a colour frame, but gets a mosaic (put 'demosaic' before "
         "it)",
-        info.name, position + 1);
+        origin, info.name, position + 1);
 }
 
 }  // namespace
@@ -432,7 +434,7 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
     for (size_t i = 0; i < chain_.filters.size(); ++i) {
         const FilterInfo& info = *chain_.filters[i].info;
         if (!info.takes(filter_kinds.back()))
-            fail("{}", kind_error(chain_.filters[i], i, filter_kinds.back()));
+            fail("{}", kind_error(chain_origin_, chain_.filters[i], i, filter_kinds.back()));
         filter_kinds.push_back(info.output_kind(filter_kinds.back()));
         need_input = need_input || info.uses_chain_input;
     }

@@ -162,6 +162,11 @@ public:
 
     // Takes effect for the next enqueue; frames already enqueued are unaffected.
     void set_chain(Chain chain);
+    // Where the chain came from, the start of the message when a frame's kind does not suit a
+    // filter ("'demosaic' (filter 2) needs a mosaic..."): "chain" (the default: chain text) or,
+    // for a preset's chain, "preset 'soft.json'". A chain taken by set_chain() or
+    // request_chain() is "chain" again (the overlay's editor: the user's own).
+    void set_chain_origin(std::string origin) { chain_origin_ = std::move(origin); }
     const Chain& chain() const { return chain_; }
     // Timing name of chain filter i: the filter's name, "#N" added from its second use on.
     // A fused run of point-wise filters (compute/pointwise.hpp) is timed as one stage named
@@ -180,16 +185,16 @@ public:
     // Frame kinds: a `gray` source (grey still or video, raw Bayer) with a non-empty chain
     // enters the chain as a mosaic (mono8 for 8-bit sources, mono16 deeper; full-range values,
     // see core/format.hpp), unless the chain's first filter that reads one kind only reads
-    // colour (median on a grey video): then, like any other source, as colour. Each filter must take the kind it gets
-    // (FilterInfo::takes), else vfx::Error with one line naming the filter, thrown before any
-    // of the frame's GPU work. A mosaic still at the end of the chain is written to `target` as
-    // grey (R = G = B, alpha max) by one more stage, "display". `target` is always the RGBA
-    // working format (g.format = frame.format.work_format()).
-    // Filters with uses_chain_input see the conversion's output (colour, or the mosaic) as
-    // FilterIo::input. A histogram filter's counts come back through PendingFrame::histogram.
-    // Uses only frame.plane(i), format, color, width and height (and block, block_offset and
-    // av for the direct path); the caller may release the frame as soon as this returns.
-    // Throws vfx::Error for a frame/geometry mismatch.
+    // colour (median on a grey video): then, like any other source, as colour. Each filter must
+    // take the kind it gets (FilterInfo::takes), else vfx::Error with one line naming the filter,
+    // thrown before any of the frame's GPU work. A mosaic still at the end of the chain is written
+    // to `target` as grey (R = G = B, alpha max) by one more stage, "display". `target` is always
+    // the RGBA working format (g.format = frame.format.work_format()). Filters with
+    // uses_chain_input see the conversion's output (colour, or the mosaic) as FilterIo::input. A
+    // histogram filter's counts come back through PendingFrame::histogram. Uses only
+    // frame.plane(i), format, color, width and height (and block, block_offset and av for the
+    // direct path); the caller may release the frame as soon as this returns. Throws vfx::Error for
+    // a frame/geometry mismatch.
     //
     // The upload, two paths:
     //  - Direct (HostFrame::block is a PinnedBlock of this context, compute/pinned_pool.hpp:
@@ -268,6 +273,7 @@ private:
 
     ClContext& cl_;
     Chain chain_;
+    std::string chain_origin_ = "chain";
     bool fuse_ = true;
     std::vector<ChainStage> stages_;
     bool unified_ = false;

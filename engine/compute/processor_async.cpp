@@ -240,6 +240,7 @@ void FrameProcessor::warm(Chain chain, const SourceFormat& sf, std::pair<int, in
 
 void FrameProcessor::adopt(FrameProcessor& warmed) {
     chain_ = std::move(warmed.chain_);
+    chain_origin_ = "chain";
     stages_ = std::move(warmed.stages_);
     warmed.chain_ = Chain{};
     if (warmed.fuse_ != fuse_) make_filters();  // fusion off (benchmarks): not what was warmed

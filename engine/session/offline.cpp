@@ -55,6 +55,7 @@ OfflineResult run_offline(const OfflineOptions& opts) {
         spdlog::warn("{}", w);
     spdlog::debug("direct decode: {}", direct_decode_status(source_opts, source->info()));
     FrameProcessor processor(cl, chain);
+    processor.set_chain_origin(opts.chain_origin);
 
     const auto start = Clock::now();
     std::unique_ptr<Sink> sink;

@@ -22,8 +22,9 @@ struct TextOutput {
 
 struct OfflineOptions {
     SourceOptions source;
-    std::string chain;   // chain text (parsed before anything is opened)
-    std::string output;  // sink path, or "null"
+    std::string chain;                   // chain text (parsed before anything is opened)
+    std::string chain_origin = "chain";  // FrameProcessor::set_chain_origin
+    std::string output;                  // sink path, or "null"
     std::string codec;
     std::vector<std::pair<std::string, std::string>> encoder_options;
     int64_t frames = -1;  // stop after N frames

@@ -50,6 +50,7 @@ Player::Player(const PlayerOptions& opts, ClContext& cl, VkContext& vk, Renderer
     source_ = Source::open(opts_.source);
     spdlog::debug("direct decode: {}", direct_decode_status(opts_.source, stream()));
     processor_ = std::make_unique<FrameProcessor>(cl, chain_);
+    processor_->set_chain_origin(opts_.chain_origin);
     uint32_t slots = std::max<uint32_t>(2, opts_.frames_in_flight);
     if (stream().live) {
         slots = std::min<uint32_t>(slots, kLiveFramesInFlight);

@@ -38,13 +38,14 @@ namespace vfx {
 
 struct PlayerOptions {
     SourceOptions source;
-    std::string chain;              // parsed before anything is opened
-    uint32_t frames_in_flight = 3;  // SharedFrames between OpenCL and Vulkan (>= 2)
-    int64_t max_frames = -1;        // stop after N frames (-1: whole input)
-    bool paced = true;              // present by timestamps on the real-time clock (else: as
-                                    // fast as possible, `--clock fast`)
-    double speed = 1;               // paced playback speed, clamped to [kMinSpeed, kMaxSpeed]
-    size_t step_back_frames = 30;   // decoded frames kept for stepping back...
+    std::string chain;                   // parsed before anything is opened
+    std::string chain_origin = "chain";  // FrameProcessor::set_chain_origin
+    uint32_t frames_in_flight = 3;       // SharedFrames between OpenCL and Vulkan (>= 2)
+    int64_t max_frames = -1;             // stop after N frames (-1: whole input)
+    bool paced = true;                   // present by timestamps on the real-time clock (else: as
+                                         // fast as possible, `--clock fast`)
+    double speed = 1;                    // paced playback speed, clamped to [kMinSpeed, kMaxSpeed]
+    size_t step_back_frames = 30;        // decoded frames kept for stepping back...
     size_t step_back_bytes = size_t{512} << 20;  // ...within this much host memory (>= 2 kept)
     std::string kernels_dir;  // kernel hot reload: overrides in DIR, watched ("" = none)
     // Direct decode: the decoder writes into pinned blocks of a PinnedFramePool made on the
