@@ -687,6 +687,9 @@ TEST(Cli, OptionsThatDoNotApplyAreNamed) {
         vfx_run("process --decode-threads 1 --input '" + kSample + "' --output null"),
         "process does not take --decode-threads");
     expect_one_line_error(vfx_run("proces --input x"), "unknown command 'proces'");
+    // A one-value option given twice: which, not CLI11's "At Most 1 required but received 2".
+    expect_one_line_error(vfx_run("process --input a.mp4 --input b.mp4 --output null"),
+                          "process: --input given 2 times; it takes one value");
 }
 
 // Ctrl-C, SIGTERM, a closed terminal or `timeout -s ALRM` / a watchdog's SIGUSR1 in the middle

@@ -355,6 +355,16 @@ int main_impl(int argc, char** argv) {
                               << " (see vfx " << cmd->get_name() << " --help)\n";
                     return 1;
                 }
+        // An option that takes one value, given twice (CLI11: "At Most 1 required but received
+        // 2"): which one, in the words of the command line.
+        for (CLI::App* cmd : app.get_subcommands())
+            for (const CLI::Option* o : cmd->get_options())
+                if (o->count() > 1 && o->get_type_size() != 0 && o->get_items_expected_max() == 1 &&
+                    o->get_multi_option_policy() == CLI::MultiOptionPolicy::Throw) {
+                    std::cerr << "vfx: " << cmd->get_name() << ": " << o->get_name() << " given "
+                              << o->count() << " times; it takes one value\n";
+                    return 1;
+                }
         if (app.get_subcommands().empty())
             for (const std::string& w : app.remaining())
                 if (!w.starts_with("-")) {
