@@ -479,6 +479,54 @@ TEST(SinkVideoOptions, TimestampsFollowTimeNotIndex) {
         EXPECT_NEAR(frames[i].time_s, times[i] - 10.0, 0.002) << i;
 }
 
+// A variable-rate clip (30 fps, then 15) whose average rate is no plain ratio: every frame keeps
+// its own time, in mp4 and mkv (a time base of one average period pushed frames up to 0.7 s late).
+TEST(SinkVideoOptions, VariableRateKeepsEveryFramesTime) {
+    const std::string dir = test_dir();
+    const Image img = quads(96, 64, WorkFormat::rgba8, 0);
+    std::vector<double> times;
+    for (int i = 0; i < 45; ++i)
+        times.push_back(i / 30.0 + (i * 37 % 101) / 90000.0);
+    for (int i = 0; i < 45; ++i)
+        times.push_back(1.5 + i / 15.0 + (i * 37 % 101) / 90000.0);
+    for (const char* ext : {"mp4", "mkv"}) {
+        SCOPED_TRACE(ext);
+        SinkOptions o = out(dir + "/vfr2." + ext);
+        o.fps = 8100000.0 / 402061;  // the clip's average
+        auto sink = Sink::open(o, img.g);
+        for (size_t i = 0; i < times.size(); ++i)
+            sink->write(img.bytes.data(), img.g, static_cast<int64_t>(i), times[i]);
+        sink->finish();
+        auto frames = decode_all(o.path);
+        ASSERT_EQ(frames.size(), times.size());
+        // mkv stores milliseconds
+        for (size_t i = 0; i < times.size(); ++i)
+            EXPECT_NEAR(frames[i].time_s, times[i], 0.0006) << i;
+    }
+}
+
+// MPEG-1 at a rate it has no code for (12.5 fps) takes the nearest of its standard's eight, not
+// one of FFmpeg's "unofficial" ones (12), which its encoder refuses.
+TEST(SinkVideoOptions, Mpeg1TakesAStandardRate) {
+    const std::string dir = test_dir();
+    const Image img = quads(96, 64, WorkFormat::rgba8, 0);
+    SinkOptions o = out(dir + "/m1.mkv");
+    o.codec = "mpeg1video";
+    o.fps = 12.5;
+    auto sink = Sink::open(o, img.g);
+    for (int i = 0; i < 3; ++i)
+        sink->write(img.bytes.data(), img.g, i, i / 12.5);
+    sink->finish();
+    SourceOptions so;
+    so.input = o.path;
+    auto src = Source::open(so);
+    EXPECT_NEAR(src->info().fps, 24000.0 / 1001, 0.001);
+    int n = 0;
+    while (src->next())
+        ++n;
+    EXPECT_EQ(n, 3);
+}
+
 // --- errors and atomicity ------------------------------------------------------------------------
 
 TEST(SinkErrors, CaughtAtOpenAndLeaveNothing) {

@@ -318,14 +318,23 @@ public:
         if (!enc_) throw std::bad_alloc();
         AVRational fps = av_d2q(o.fps > 0 && std::isfinite(o.fps) ? o.fps : 25.0, 1000000);
         if (fps.num <= 0 || fps.den <= 0) fps = AVRational{25, 1};
-        // A fine time base on the frame grid (<= 65535 for the old MPEG encoders).
-        AVRational tb{};
-        av_reduce(&tb.num, &tb.den, fps.den, int64_t{fps.num} * std::max(1, 65535 / fps.num),
-                  INT32_MAX);
+        // The time base: fine enough to keep every frame's own time (write() rounds each to it)
+        // and no finer than 1/65535 (MPEG-4 part 2 takes no larger denominator). A frame rate
+        // that is a plain ratio (25, 30000/1001) gets one on its frame grid (30 fps: 1/65520),
+        // where constant-rate frames land exactly; the average of a variable-rate clip (say
+        // 8100000/402061) gets 1/60000 (every common rate's grid but 24000/1001's), where each
+        // frame keeps its time to 8 us instead of being pushed onto the average's period.
+        AVRational tb{1, 60000};
+        if (fps.num <= 65535 && fps.den <= 65535)
+            av_reduce(&tb.num, &tb.den, fps.den, int64_t{fps.num} * (65535 / fps.num), INT32_MAX);
         if (codec->supported_framerates) {
-            // MPEG-1/2 video: one of the standard's rates, and the time base its frame period
-            // (the nearest rate where the input's is not one, as ffmpeg picks).
-            const AVRational* rates = codec->supported_framerates;
+            // MPEG-1/2 video: one of the standard's eight rates, and the time base its frame
+            // period (the nearest rate where the input's is not one, as ffmpeg picks). FFmpeg's
+            // list goes on with "unofficial" rates (5, 10, 12, 15) that its encoders refuse at
+            // normal strictness: left out.
+            AVRational rates[9] = {};
+            for (size_t i = 0; i < 8 && codec->supported_framerates[i].num != 0; ++i)
+                rates[i] = codec->supported_framerates[i];
             const AVRational near = rates[av_find_nearest_q_idx(fps, rates)];
             if (av_cmp_q(near, fps) != 0)
                 spdlog::warn("output '{}': {} takes {}/{} fps, not {}/{}: frames retimed to it",
