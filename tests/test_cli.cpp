@@ -667,6 +667,20 @@ TEST(Cli, SpecialFilesWrittenInPlaceAndInputsKept) {
     EXPECT_EQ(fs::file_size(dir + "/v.mp4"), size);
     expect_one_line_error(vfx_run(run + "--output '" + dir + "/f_%0999999d.png'"),
                           "longer than the file system allows");
+    // Reading a file twice is no clash (of an mp4, FFmpeg's byte-wise concat plays the first).
+    const Outcome twice = vfx_run("process --input 'concat:" + dir + "/v.mp4|" + dir +
+                                  "/v.mp4' --output null --report '" + dir + "/twice.json'");
+    ASSERT_EQ(twice.status, 0) << twice.output;
+    EXPECT_EQ(read_json(dir + "/twice.json")["frames"], 200);
+    // A glob input (image2's pattern_type=glob) names every file it matches.
+    const Outcome pngs = vfx_run(run + "--output '" + dir + "/in_%03d.png'");
+    ASSERT_EQ(pngs.status, 0) << pngs.output;
+    const auto before = fs::last_write_time(dir + "/in_002.png");
+    expect_one_line_error(vfx_run("process --input-format image2 --input-opt pattern_type=glob "
+                                  "--input '" +
+                                  dir + "/in_*.png' --output '" + dir + "/in_002.png' --frames 1"),
+                          "the input and --output name the same file");
+    EXPECT_EQ(fs::last_write_time(dir + "/in_002.png"), before);
 }
 
 // Options that do not apply to what was asked are named in a warning, not silently dropped.

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -92,7 +94,18 @@ std::vector<std::pair<const char*, std::string>> files_of_run(
     const SourceOptions& s, std::vector<std::pair<const char*, std::string>> outputs) {
     std::vector<std::pair<const char*, std::string>> files;
     const std::string_view concat = "concat:";
-    if (s.input.starts_with(concat)) {
+    const bool glob_pattern = std::ranges::any_of(s.options, [](const auto& kv) {
+        return kv.first == "pattern_type" && kv.second == "glob";
+    });
+    if (glob_pattern) {
+        // The image2 demuxer's glob (-pattern_type glob): every file it matches now, as FFmpeg
+        // expands it (glob(3)).
+        glob_t g{};
+        if (::glob(local_file(s.input).c_str(), GLOB_BRACE, nullptr, &g) == 0)
+            for (size_t i = 0; i < g.gl_pathc; ++i)
+                files.emplace_back("the input", g.gl_pathv[i]);
+        globfree(&g);
+    } else if (s.input.starts_with(concat)) {
         // FFmpeg's concat protocol: files joined by '|'.
         std::string_view rest = std::string_view(s.input).substr(concat.size());
         for (size_t bar; !rest.empty();

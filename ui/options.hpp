@@ -90,8 +90,9 @@ void apply_preset(std::string& chain, std::string& origin, bool chain_given,
 std::string default_input();
 
 // The input's files on disk, for check_distinct_files, followed by the run's outputs
-// (`outputs`: what, path): a regular file, an image sequence's pattern (in_%04d.png), each file of
-// FFmpeg's `concat:a|b` protocol; nothing for lavfi:/v4l2: sources and other URLs.
+// (`outputs`: what, path): a regular file, an image sequence's pattern (in_%04d.png), each file a
+// glob matches (`--input-opt pattern_type=glob`), each file of FFmpeg's `concat:a|b` protocol;
+// nothing for lavfi:/v4l2: sources and other URLs.
 std::vector<std::pair<const char*, std::string>> files_of_run(
     const SourceOptions& s, std::vector<std::pair<const char*, std::string>> outputs);
 inline constexpr const char* kDefaultChain = "median=radius=1,unsharp=sigma=1:amount=0.5,histogram";

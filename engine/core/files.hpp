@@ -31,8 +31,10 @@ bool is_special_file(const std::filesystem::path& path);
 
 // Fails with one line when two of the named paths (what, path; empty paths and non-files such
 // as "null" or "lavfi:..." skipped by the caller) name the same file: `--output x.mp4 --report
-// x.mp4`, or an output over its own input. A path with a frame number (%d, %04d: a sequence)
-// names every file of its folder it expands to: `--input in_%04d.png --output in_0003.png`,
+// x.mp4`, or an output over its own input. Paths under the same `what` are not compared with
+// each other (the files an input reads: `concat:a.ts|a.ts` is fine). A path with a frame number
+// (%d, %04d: a sequence) names every file of its folder it expands to: `--input in_%04d.png
+// --output in_0003.png`,
 // `--input in_0001.png --output in_%04d.png`, the same pattern twice.
 void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths);
 
