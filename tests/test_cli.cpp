@@ -706,6 +706,24 @@ TEST(Cli, OptionsThatDoNotApplyAreNamed) {
                           "process: --input given 2 times; it takes one value");
 }
 
+// A clip with sound written to a video file: the sound is not copied, and a warning says so
+// (none for frames that are pictures or discarded).
+TEST(Cli, AudioLeftOutIsNamed) {
+    VFX_REQUIRE_FFMPEG_CLI();
+    const std::string dir = scratch_dir();
+    const std::string av = make_media("cli_av.mp4",
+                                      "-f lavfi -i testsrc2=size=160x120:rate=25 -f lavfi -i "
+                                      "sine=frequency=440 -t 1 -c:v libx264 -c:a aac -shortest");
+    ASSERT_FALSE(av.empty());
+    const std::string warning = "has an audio stream; vfx writes the video only";
+    Outcome r = vfx_run("process --input '" + av + "' --output '" + dir + "/o.mkv'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find(warning), std::string::npos) << r.output;
+    r = vfx_run("process --input '" + av + "' --output null");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.find(warning), std::string::npos) << r.output;
+}
+
 // Ctrl-C, SIGTERM, a closed terminal or `timeout -s ALRM` / a watchdog's SIGUSR1 in the middle
 // of a run: one line, the signal's exit status, and not one temporary or partial file left in
 // the output's folder.

@@ -627,6 +627,8 @@ private:
                  error_text(r));
 
         info_.codec = codec->name;
+        for (unsigned i = 0; i < fmt_->nb_streams; ++i)
+            info_.audio_streams += fmt_->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO;
         const char* pfn = av_get_pix_fmt_name(dec_->pix_fmt);
         info_.pixel_format = pfn ? pfn : "unknown";
         info_.width = dec_->width;

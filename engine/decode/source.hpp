@@ -52,6 +52,7 @@ struct StreamInfo {
     double fps = 0;              // average frame rate, 0 when unknown
     double duration_s = 0;       // 0 when unknown
     bool live = false;           // lavfi: and v4l2: sources: low latency, queue depth 1
+    int audio_streams = 0;       // the input's audio streams (vfx reads video only)
     bool direct_decode = false;  // SourceOptions::allocator is in use (the decoder supports
                                  // custom buffers: AV_CODEC_CAP_DR1)
 };

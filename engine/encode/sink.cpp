@@ -484,6 +484,7 @@ public:
     }
 
     std::string describe() const override { return describe_; }
+    bool is_video_file() const override { return true; }
     int64_t frames_written() const override { return frames_; }
 
 private:

@@ -65,6 +65,8 @@ public:
 
     // e.g. "h264 (libx264) in out.mp4", "PNG frames out_%04d.png".
     virtual std::string describe() const = 0;
+    // A file of encoded video (a container that could also hold sound), not pictures or null.
+    virtual bool is_video_file() const { return false; }
 
     // Frames written so far.
     virtual int64_t frames_written() const = 0;

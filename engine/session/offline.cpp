@@ -123,6 +123,9 @@ OfflineResult run_offline(const OfflineOptions& opts) {
             so.sar_den = side ? frame->sar_num : frame->sar_den;
             sink = Sink::open(so, side ? make_geometry(g.height, g.width, g.format) : g);
             spdlog::info("output: {}", sink->describe());
+            if (const int a = source->info().audio_streams; a > 0 && sink->is_video_file())
+                spdlog::warn("'{}' has {}; vfx writes the video only: the output has no sound",
+                             opts.source.input, a == 1 ? "an audio stream" : "audio streams");
         }
         if (!(f.geometry == g)) {  // first use, or the stream changed size
             cl_int err = CL_SUCCESS;
