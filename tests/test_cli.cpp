@@ -724,6 +724,17 @@ TEST(Cli, AudioLeftOutIsNamed) {
     EXPECT_EQ(r.output.find(warning), std::string::npos) << r.output;
 }
 
+// A live source plays at its own pace and has no end to loop from: --speed and --loop are named
+// as ignored, not dropped silently.
+TEST(Cli, LiveSourceNamesTheOptionsItIgnores) {
+    VFX_REQUIRE_LAVFI();
+    const Outcome r = vfx_run(
+        "play --headless --frames 3 --input lavfi:testsrc2=size=64x48:rate=25 --loop --speed 2");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("is live: --speed and --loop are ignored"), std::string::npos)
+        << r.output;
+}
+
 // Ctrl-C, SIGTERM, a closed terminal or `timeout -s ALRM` / a watchdog's SIGUSR1 in the middle
 // of a run: one line, the signal's exit status, and not one temporary or partial file left in
 // the output's folder.

@@ -59,7 +59,15 @@ Player::Player(const PlayerOptions& opts, ClContext& cl, VkContext& vk, Renderer
     bridge_ = std::make_unique<Bridge>(cl, vk, tier, slots,
                                        [this](uint64_t serial) { renderer_.wait_frame(serial); });
     speed_ = std::clamp(opts_.speed, kMinSpeed, kMaxSpeed);
-    if (stream().live) speed_ = 1;
+    if (stream().live) {
+        // A live source comes at its own pace and has no end to go back from.
+        if (speed_ != 1 || opts_.source.loop)
+            spdlog::warn("'{}' is live: {} ignored", opts_.source.input,
+                         speed_ != 1 && opts_.source.loop ? "--speed and --loop are"
+                         : speed_ != 1                    ? "--speed is"
+                                                          : "--loop is");
+        speed_ = 1;
+    }
     last_done_ = Clock::now();
 }
 
