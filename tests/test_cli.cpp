@@ -1,9 +1,12 @@
 // The `vfx` program as a user runs it: exit statuses, one-line errors, no partial outputs,
 // reports, a headless run of the bundled sample, and a real window under X driven by key presses.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -683,6 +686,38 @@ TEST(Cli, SpecialFilesWrittenInPlaceAndInputsKept) {
     EXPECT_EQ(fs::last_write_time(dir + "/in_002.png"), before);
 }
 
+// A FIFO output is written in place (a reader gets the stream, the FIFO stays one); an mp4 there,
+// which must go back to its start, is one line that says why.
+TEST(Cli, FifoOutputStreamsMkvAndExplainsMp4) {
+    const std::string dir = scratch_dir();
+    for (const char* name : {"pipe.mkv", "pipe.mp4"}) {
+        SCOPED_TRACE(name);
+        const std::string fifo = dir + "/" + name;
+        ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+        Outcome r;
+        // The reader ends when vfx closes the FIFO; the shell waits for both.
+        r.status =
+            run_command("( cat '" + fifo + "' > '" + dir + "/got' & reader=$!; timeout 120 '" +
+                            vfx::test::vfx_binary() + "' process --input '" + kSample +
+                            "' --frames 5 --output '" + fifo + "'; rc=$?; wait $reader; exit $rc )",
+                        &r.output);
+        if (std::string(name) == "pipe.mkv") {
+            ASSERT_EQ(r.status, 0) << r.output;
+            vfx::SourceOptions so;
+            so.input = dir + "/got";
+            auto src = vfx::Source::open(so);
+            int n = 0;
+            while (src->next())
+                ++n;
+            EXPECT_EQ(n, 5);
+        } else {
+            expect_one_line_error(r, "mp4 and mov need a seekable file");
+        }
+        EXPECT_TRUE(fs::is_fifo(fifo));
+        fs::remove(dir + "/got");
+    }
+}
+
 // Options that do not apply to what was asked are named in a warning, not silently dropped.
 TEST(Cli, OptionsThatDoNotApplyAreNamed) {
     const std::string dir = scratch_dir();
@@ -704,6 +739,18 @@ TEST(Cli, OptionsThatDoNotApplyAreNamed) {
     // A one-value option given twice: which, not CLI11's "At Most 1 required but received 2".
     expect_one_line_error(vfx_run("process --input a.mp4 --input b.mp4 --output null"),
                           "process: --input given 2 times; it takes one value");
+    // A word nothing takes, and an option without its value, in the command line's words.
+    expect_one_line_error(vfx_run("process --input a.mp4 extra --output null"),
+                          "process: unexpected 'extra'");
+    expect_one_line_error(vfx_run("process --input a.mp4 --output null --frames"),
+                          "--frames needs a value");
+    // "-": standard input, as with ffmpeg.
+    Outcome piped;
+    piped.status = run_command("cat '" + kSample + "' | '" + vfx::test::vfx_binary() +
+                                   "' process --input - --frames 3 --output null",
+                               &piped.output);
+    EXPECT_EQ(piped.status, 0) << piped.output;
+    EXPECT_NE(piped.output.find("3 frames in"), std::string::npos) << piped.output;
 }
 
 // A clip with sound written to a video file: the sound is not copied, and a warning says so

@@ -96,7 +96,7 @@ int run_bench(const BenchCliOptions& o) {
     BenchOptions bo;
     for (const std::string& s : o.sizes)
         bo.sizes.push_back(parse_size(s, "--size"));
-    bo.filters = split_list(o.filters);
+    if (o.filters != "all") bo.filters = split_list(o.filters);  // none named: every case
     bo.runs = o.runs;
     bo.warmup = o.warmup;
     bo.cache_resident = o.cache_resident;

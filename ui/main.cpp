@@ -272,8 +272,8 @@ int main_impl(int argc, char** argv) {
         ->required();
     add_input_options(pr, proc.source, proc_inopts);
     pr->add_option("--output,-o", proc.output,
-                   "Output: x.png (one frame), x_%04d.png (every frame), x.mp4/x.mkv (encode), "
-                   "null (discard)")
+                   "Output: x.png (one frame), x_%04d.png (every frame), x.mp4/x.mkv/x.mov "
+                   "(encode), null (discard)")
         ->required();
     pr->add_option("--chain", proc.chain, "Filter chain");
     pr->add_option("--preset", proc.preset,
@@ -315,7 +315,8 @@ int main_impl(int argc, char** argv) {
                    "Frame size WxH, repeatable (default 1920x1080 3840x2160)")
         ->allow_extra_args(false);
     bn->add_option("--filters", bench.filters,
-                   "Comma-separated filter names (also convert, fused, chain); default all");
+                   "Comma-separated filter names (also convert, fused, chain), or all (the "
+                   "default)");
     bn->add_option("--json", bench.json, "Write the results as JSON to FILE");
     bn->add_option("--decode-threads", bench.decode_threads,
                    "With --decode: decoder threads, 0 to 64 (default 0: as many as cores)")
@@ -378,6 +379,21 @@ int main_impl(int argc, char** argv) {
                               << o->count() << " times; it takes one value\n";
                     return 1;
                 }
+        // A word no option or positional took (`process a.mp4 b.mp4 c.mp4`, a value without
+        // its option), and an option at the end without its value (CLI11: "--frames: 1
+        // required INT:at least 1 missing").
+        for (CLI::App* cmd : app.get_subcommands())
+            for (const std::string& w : cmd->remaining()) {
+                std::cerr << "vfx: " << cmd->get_name() << ": unexpected '" << printable_line(w)
+                          << "' (see vfx " << cmd->get_name() << " --help)\n";
+                return 1;
+            }
+        if (const std::string_view what = e.what();
+            dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.ends_with(" missing") &&
+            what.starts_with("--") && what.find(':') != what.npos) {
+            std::cerr << "vfx: " << what.substr(0, what.find(':')) << " needs a value\n";
+            return 1;
+        }
         if (app.get_subcommands().empty())
             for (const std::string& w : app.remaining())
                 if (!w.starts_with("-")) {

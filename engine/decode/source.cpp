@@ -1158,6 +1158,10 @@ std::string direct_decode_status(const SourceOptions& opts, const StreamInfo& in
 }
 
 SourceOptions expand_short_forms(SourceOptions opts) {
+    if (opts.input == "-") {  // standard input, as ffmpeg -i -
+        opts.input = "pipe:0";
+        return opts;
+    }
     static constexpr std::pair<std::string_view, std::string_view> kForms[] = {{"lavfi:", "lavfi"},
                                                                                {"v4l2:", "v4l2"}};
     for (const auto& [prefix, format] : kForms) {

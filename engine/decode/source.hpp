@@ -103,8 +103,8 @@ public:
 // opts.allocator's blocks ("on: into ...", "off: not asked for", "off: the X decoder ...").
 std::string direct_decode_status(const SourceOptions& opts, const StreamInfo& info);
 
-// Expands the short forms: "lavfi:GRAPH" -> (lavfi, GRAPH), "v4l2:/dev/videoN" -> (v4l2, path).
-// Explicit --input-format wins over a short form's.
+// Expands the short forms: "lavfi:GRAPH" -> (lavfi, GRAPH), "v4l2:/dev/videoN" -> (v4l2, path),
+// "-" -> "pipe:0" (standard input). Explicit --input-format wins over a short form's.
 SourceOptions expand_short_forms(SourceOptions opts);
 
 }  // namespace vfx

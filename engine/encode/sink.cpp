@@ -428,7 +428,12 @@ public:
             // The constructor throws, so no destructor will remove the temporary: do it here.
             oc_.reset();
             tmp_->discard();
-            fail("output '{}': cannot write the {} header ({})", out_, ofmt->name, error_text(r));
+            // mp4 and mov go back to the start to write their index (faststart).
+            const bool seeks = std::strstr(ofmt->name, "mp4") || std::strstr(ofmt->name, "mov");
+            fail("output '{}': cannot write the {} header ({}){}", out_, ofmt->name, error_text(r),
+                 seeks && is_special_file(out_)
+                     ? "; mp4 and mov need a seekable file: write to a file, or .mkv to a pipe"
+                     : "");
         }
         describe_ = fmt::format("{} ({}) in {}", avcodec_get_name(codec->id), codec->name, out_);
         spdlog::debug("output '{}': {} {}x{} {}, time base {}/{}", out_, codec->name, g.width,
