@@ -686,6 +686,20 @@ TEST(Cli, SpecialFilesWrittenInPlaceAndInputsKept) {
     EXPECT_EQ(fs::last_write_time(dir + "/in_002.png"), before);
 }
 
+// libx265's own log follows --log-level: quiet at the default, its set-up at debug.
+TEST(Cli, X265LogFollowsTheLogLevel) {
+    const std::string dir = scratch_dir();
+    const std::string run =
+        "process --input '" + kSample +
+        "' --frames 2 --codec libx265 --encoder-opt preset=ultrafast --output '" + dir + "/h.mkv'";
+    Outcome r = vfx_run(run);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.find("x265 [info]"), std::string::npos) << r.output;
+    r = vfx_run("--log-level debug " + run);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("x265 [info]"), std::string::npos) << r.output;
+}
+
 // A FIFO output is written in place (a reader gets the stream, the FIFO stays one); an mp4 there,
 // which must go back to its start, is one line that says why.
 TEST(Cli, FifoOutputStreamsMkvAndExplainsMp4) {

@@ -354,6 +354,18 @@ public:
         set_colour_tags(pf);
         if (ofmt->flags & AVFMT_GLOBALHEADER) enc_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
 
+        // libx265 writes its own log to stderr, around FFmpeg's: its level follows vfx's (its
+        // info lines, the encoder's set-up, at vfx's debug), unless x265-params is given.
+        if (std::string_view(codec->name) == "libx265" && enc_->priv_data) {
+            const auto level = spdlog::get_level();
+            const char* x265_level = level <= spdlog::level::trace   ? "debug"
+                                     : level <= spdlog::level::debug ? "info"
+                                     : level <= spdlog::level::warn  ? "warning"
+                                     : level <= spdlog::level::err   ? "error"
+                                                                     : "none";
+            av_opt_set(enc_->priv_data, "x265-params",
+                       fmt::format("log-level={}", x265_level).c_str(), 0);
+        }
         // Encoder options: the codec context's first, then the encoder's own.
         for (const auto& [given_key, value] : o.encoder_options) {
             // ffmpeg's command-line spelling of the context's pixel_format option.
