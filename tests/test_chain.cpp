@@ -110,6 +110,16 @@ TEST_F(ChainText, ControlCharactersInAnErrorAreShownEscaped) {
     const std::string n = error_of(std::string("sep\0ia", 6));
     EXPECT_EQ(n.rfind("unknown filter 'sep\\x00ia' (known: ", 0), 0u) << n;
     EXPECT_EQ(printable_line("a\tb\nc\x7f\xc3\xa9"), "a\\x09b\\x0ac\\x7f\xc3\xa9");
+    // Well-formed UTF-8 (2, 3 and 4 bytes) stays; a Latin-1 byte, a lone continuation byte, a
+    // truncated sequence, an overlong form, a surrogate and a C1 control are escaped.
+    EXPECT_EQ(printable_line("\xc3\xa9\xe2\x82\xac\xf0\x9f\x8e\xa5"),
+              "\xc3\xa9\xe2\x82\xac\xf0\x9f\x8e\xa5");
+    EXPECT_EQ(printable_line("caf\xe9"), "caf\\xe9");
+    EXPECT_EQ(printable_line("\x80x"), "\\x80x");
+    EXPECT_EQ(printable_line("\xe2\x82"), "\\xe2\\x82");
+    EXPECT_EQ(printable_line("\xc0\xaf"), "\\xc0\\xaf");
+    EXPECT_EQ(printable_line("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+    EXPECT_EQ(printable_line("\xc2\x9b"), "\\xc2\\x9b");
 }
 
 TEST_F(ChainText, Errors) {

@@ -505,26 +505,69 @@ TEST(SinkVideoOptions, VariableRateKeepsEveryFramesTime) {
     }
 }
 
-// MPEG-1 at a rate it has no code for (12.5 fps) takes the nearest of its standard's eight, not
-// one of FFmpeg's "unofficial" ones (12), which its encoder refuses.
-TEST(SinkVideoOptions, Mpeg1TakesAStandardRate) {
+// With the source's time base (a QuickTime-style 1/1000 whose average rate 25000/1177 is a
+// plain-looking ratio), frames keep their times exactly; MPEG-4 part 2, which takes no time
+// base finer than 1/65535, opens on a 1/90000 source and keeps them to 8 us.
+TEST(SinkVideoOptions, SourceTimeBaseKeepsTimesExactly) {
     const std::string dir = test_dir();
     const Image img = quads(96, 64, WorkFormat::rgba8, 0);
-    SinkOptions o = out(dir + "/m1.mkv");
-    o.codec = "mpeg1video";
-    o.fps = 12.5;
-    auto sink = Sink::open(o, img.g);
-    for (int i = 0; i < 3; ++i)
-        sink->write(img.bytes.data(), img.g, i, i / 12.5);
-    sink->finish();
-    SourceOptions so;
-    so.input = o.path;
-    auto src = Source::open(so);
-    EXPECT_NEAR(src->info().fps, 24000.0 / 1001, 0.001);
-    int n = 0;
-    while (src->next())
-        ++n;
-    EXPECT_EQ(n, 3);
+    std::vector<double> times;
+    for (int i = 0; i < 30; ++i)
+        times.push_back((i * 47 + (i * 37 % 11) * 3 + (i > 20 ? i * 20 : 0)) / 1000.0);
+    struct Case {
+        const char* file;
+        const char* codec;
+        int tb_den;
+        double tolerance;
+    };
+    for (const Case& c : {Case{"ms.mp4", "", 1000, 1e-6}, Case{"ms.mkv", "", 1000, 1e-6},
+                          Case{"m4.mp4", "mpeg4", 90000, 1e-5}}) {
+        SCOPED_TRACE(c.file);
+        SinkOptions o = out(dir + "/" + c.file);
+        o.codec = c.codec;
+        o.fps = 25000.0 / 1177;
+        o.time_base_num = 1;
+        o.time_base_den = c.tb_den;
+        auto sink = Sink::open(o, img.g);
+        for (size_t i = 0; i < times.size(); ++i)
+            sink->write(img.bytes.data(), img.g, static_cast<int64_t>(i), times[i]);
+        sink->finish();
+        auto frames = decode_all(o.path);
+        ASSERT_EQ(frames.size(), times.size());
+        for (size_t i = 0; i < times.size(); ++i)
+            EXPECT_NEAR(frames[i].time_s, times[i], c.tolerance) << i;
+    }
+}
+
+// MPEG-1/2 take their standard's rates: MPEG-1 at a rate it has no code for (12.5 fps) the
+// nearest of its eight, not one of FFmpeg's "unofficial" ones (12), which its encoder refuses;
+// MPEG-2 keeps 25, and its list (every rate its frame_rate_ext reaches) has 12 nearest 12.5.
+TEST(SinkVideoOptions, MpegVideoTakesAStandardRate) {
+    const std::string dir = test_dir();
+    const Image img = quads(96, 64, WorkFormat::rgba8, 0);
+    struct Case {
+        const char* codec;
+        double fps, expected;
+    };
+    for (const Case& c : {Case{"mpeg1video", 12.5, 24000.0 / 1001}, Case{"mpeg2video", 25, 25},
+                          Case{"mpeg2video", 12.5, 12}}) {
+        SCOPED_TRACE(std::string(c.codec) + " at " + std::to_string(c.fps));
+        SinkOptions o = out(dir + "/m.mkv");
+        o.codec = c.codec;
+        o.fps = c.fps;
+        auto sink = Sink::open(o, img.g);
+        for (int i = 0; i < 3; ++i)
+            sink->write(img.bytes.data(), img.g, i, i / c.fps);
+        sink->finish();
+        SourceOptions so;
+        so.input = o.path;
+        auto src = Source::open(so);
+        EXPECT_NEAR(src->info().fps, c.expected, 0.001);
+        int n = 0;
+        while (src->next())
+            ++n;
+        EXPECT_EQ(n, 3);
+    }
 }
 
 // --- errors and atomicity ------------------------------------------------------------------------

@@ -26,8 +26,9 @@ private:
 };
 
 // The message as one printable line: control characters that came in with what the user gave
-// (a NUL or an escape sequence in a preset's filter name, a newline in a path) shown as \xNN,
-// so that none cuts the line short or reaches the terminal raw.
+// (a NUL or an escape sequence in a preset's filter name, a newline in a path, a C1 control) and
+// bytes that are not well-formed UTF-8 (a Latin-1 file name, a broken preset) shown as \xNN, so
+// that none cuts the line short or reaches the terminal raw. Well-formed UTF-8 stays as it is.
 std::string printable_line(std::string text);
 
 template <typename... Args>

@@ -642,6 +642,8 @@ private:
         AVRational fr = stream_->avg_frame_rate;
         if (fr.num <= 0 || fr.den <= 0) fr = stream_->r_frame_rate;
         if (fr.num > 0 && fr.den > 0) info_.fps = av_q2d(fr);
+        info_.time_base_num = stream_->time_base.num;
+        info_.time_base_den = stream_->time_base.den;
         if (fmt_->duration != no_pts() && fmt_->duration > 0)
             info_.duration_s = static_cast<double>(fmt_->duration) / AV_TIME_BASE;
         else if (stream_->duration != no_pts() && stream_->duration > 0)

@@ -49,8 +49,9 @@ struct StreamInfo {
     // AVColorTransferCharacteristic; 2: unspecified): the working format keeps both, so an
     // encoded output is tagged with them.
     int color_primaries = 2, color_trc = 2;
-    double fps = 0;              // average frame rate, 0 when unknown
-    double duration_s = 0;       // 0 when unknown
+    double fps = 0;                            // average frame rate, 0 when unknown
+    int time_base_num = 0, time_base_den = 1;  // the stream's (frames' times are multiples)
+    double duration_s = 0;                     // 0 when unknown
     bool live = false;           // lavfi: and v4l2: sources: low latency, queue depth 1
     int audio_streams = 0;       // the input's audio streams (vfx reads video only)
     bool direct_decode = false;  // SourceOptions::allocator is in use (the decoder supports

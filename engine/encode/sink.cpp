@@ -318,24 +318,32 @@ public:
         if (!enc_) throw std::bad_alloc();
         AVRational fps = av_d2q(o.fps > 0 && std::isfinite(o.fps) ? o.fps : 25.0, 1000000);
         if (fps.num <= 0 || fps.den <= 0) fps = AVRational{25, 1};
-        // The time base: fine enough to keep every frame's own time (write() rounds each to it)
-        // and no finer than 1/65535 (MPEG-4 part 2 takes no larger denominator). A frame rate
-        // that is a plain ratio (25, 30000/1001) gets one on its frame grid (30 fps: 1/65520),
-        // where constant-rate frames land exactly; the average of a variable-rate clip (say
-        // 8100000/402061) gets 1/60000 (every common rate's grid but 24000/1001's), where each
-        // frame keeps its time to 8 us instead of being pushed onto the average's period.
-        AVRational tb{1, 60000};
-        if (fps.num <= 65535 && fps.den <= 65535)
-            av_reduce(&tb.num, &tb.den, fps.den, int64_t{fps.num} * (65535 / fps.num), INT32_MAX);
+        // The time base, which write() rounds each frame's time to: the source's own, where the
+        // frames' times came from (a variable-rate clip's too: every frame keeps its time
+        // exactly). Without one: for a plain frame rate (25, 30000/1001) a fine grid that
+        // holds its frames exactly (30 fps: 1/65520), else 1/60000 (8 us). MPEG-4 part 2
+        // takes no denominator over 65535: the grid, or 1/60000, where the source's is finer.
+        const bool plain_rate = fps.den <= 1001 && fps.num <= 65535 * 1001;
+        AVRational grid{1, 60000};
+        if (plain_rate)
+            av_reduce(&grid.num, &grid.den, fps.den,
+                      int64_t{fps.num} * std::max(1, 65535 / fps.num), INT32_MAX);
+        AVRational tb = grid;
+        if (o.time_base_num > 0 && o.time_base_den > 0)
+            av_reduce(&tb.num, &tb.den, o.time_base_num, o.time_base_den, INT32_MAX);
+        if (codec->id == AV_CODEC_ID_MPEG4 && tb.den > 65535)
+            tb = grid.den <= 65535 ? grid : AVRational{1, 60000};
         if (codec->supported_framerates) {
-            // MPEG-1/2 video: one of the standard's eight rates, and the time base its frame
-            // period (the nearest rate where the input's is not one, as ffmpeg picks). FFmpeg's
-            // list goes on with "unofficial" rates (5, 10, 12, 15) that its encoders refuse at
-            // normal strictness: left out.
-            AVRational rates[9] = {};
-            for (size_t i = 0; i < 8 && codec->supported_framerates[i].num != 0; ++i)
-                rates[i] = codec->supported_framerates[i];
-            const AVRational near = rates[av_find_nearest_q_idx(fps, rates)];
+            // MPEG-1/2 video: one of the standard's rates, and the time base its frame period
+            // (the nearest rate where the input's is not one, as ffmpeg picks). MPEG-1's list
+            // in FFmpeg goes on after the standard's eight with "unofficial" rates (5, 10, 12,
+            // 15) that its encoder refuses at normal strictness: left out. (MPEG-2's list holds
+            // the rates its frame_rate_ext reaches, 1 to 120 fps.)
+            std::vector<AVRational> rates;
+            for (const AVRational* r = codec->supported_framerates; r->den != 0; ++r)
+                if (codec->id != AV_CODEC_ID_MPEG1VIDEO || rates.size() < 8) rates.push_back(*r);
+            rates.push_back(AVRational{0, 0});
+            const AVRational near = rates[av_find_nearest_q_idx(fps, rates.data())];
             if (av_cmp_q(near, fps) != 0)
                 spdlog::warn("output '{}': {} takes {}/{} fps, not {}/{}: frames retimed to it",
                              out_, codec->name, near.num, near.den, fps.num, fps.den);

@@ -26,7 +26,10 @@ struct SinkOptions {
     std::string codec;  // video encoder by name (libx264, libx265, libvpx-vp9, or a codec
                         // name such as "hevc"); "" = libx264
     std::vector<std::pair<std::string, std::string>> encoder_options;  // av_opt_set, ctx then priv
-    double fps = 25;               // nominal frame rate written to the container
+    double fps = 25;  // nominal frame rate written to the container
+    // The source stream's time base, which the frames' times are multiples of (StreamInfo's);
+    // 0: unknown (see VideoSink's choice of time base).
+    int time_base_num = 0, time_base_den = 0;
     int sar_num = 1, sar_den = 1;  // sample aspect ratio written to the output
     // Video outputs: the tags of the pixels' primaries and transfer curve (the source's:
     // StreamInfo::color_primaries, color_trc; 2: unspecified).

@@ -117,6 +117,8 @@ OfflineResult run_offline(const OfflineOptions& opts) {
             so.codec = opts.codec;
             so.encoder_options = opts.encoder_options;
             so.fps = source->info().fps > 0 ? source->info().fps : 25.0;
+            so.time_base_num = source->info().time_base_num;
+            so.time_base_den = source->info().time_base_den;
             so.color_primaries = source->info().color_primaries;
             so.color_trc = source->info().color_trc;
             so.sar_num = side ? frame->sar_den : frame->sar_num;
