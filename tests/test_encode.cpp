@@ -813,4 +813,23 @@ TEST(TempFileDeathTest, AnInterruptWaitsForAFileBeingMadeThenRemovesIt) {
     EXPECT_EQ(listing(dir), Names{});
 }
 
+// A library that ends the process by exit() (LLVM's fatal errors under PoCL) skips the
+// destructors of the TempFiles on the stack: their temporaries go at exit all the same.
+TEST(TempFileDeathTest, ExitFromALibraryRemovesTheTemporaries) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const std::string dir = test::scratch_dir();
+    EXPECT_EXIT(
+        {
+            install_interrupt_cleanup();
+            TempFile tmp(fs::path(dir) / "out.bin", "out.bin");
+            tmp.create([&] {
+                std::ofstream(tmp.path()) << "partial";
+                return 0;
+            });
+            std::exit(3);
+        },
+        ::testing::ExitedWithCode(3), "");
+    EXPECT_EQ(listing(dir), Names{});
+}
+
 }  // namespace

@@ -366,13 +366,16 @@ void publish_all(std::vector<TempFile>& files) {
 
 void install_interrupt_cleanup() {
     // A library that ends the process by exit() (LLVM's fatal errors in PoCL's compiler, say)
-    // skips the destructors of the TempFiles on the stack: their files go at exit. After a
-    // normal return from main none is left. Not waited for: an interrupt's thread or a publish
-    // holding the lock is dealing with the files already.
+    // skips the destructors of the TempFiles on the stack: their files go at exit, as with an
+    // interrupt: no file-making call begins from here on, those in progress are waited for
+    // (other threads run until the process ends). After a normal return from main none is left.
+    // An interrupt's thread, once it has the lock, keeps it and ends the process itself: this
+    // waits for that end. (No thread calls exit() while it holds the lock.)
     std::atexit([] {
         Registry& r = registry();
-        std::unique_lock lk(r.mu, std::try_to_lock);
-        if (!lk.owns_lock()) return;
+        std::unique_lock lk(r.mu);
+        r.interrupted = true;
+        r.cv.wait(lk, [&] { return r.creating == 0; });
         for (const std::string& n : r.names)
             remove_quietly(n);
         r.names.clear();
@@ -383,9 +386,9 @@ void install_interrupt_cleanup() {
     sigemptyset(&set);
     // Only signals at their default action: one the parent ignores (nohup's SIGHUP, a shell's
     // SIGINT for a background job) stays ignored, as it would without this thread, and one that
-    // already has a handler (a profiler's SIGPROF) keeps it.
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
-                  SIGXCPU}) {
+    // already has a handler keeps it. SIGPROF and SIGVTALRM, a profiler's timers, which no user
+    // sends, stay as they are.
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU}) {
         struct sigaction old {};
         if (sigaction(s, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
         sigaddset(&set, s);

@@ -123,10 +123,12 @@ TempFile write_text_file(const std::string& path, const std::string& text, const
 void publish_all(std::vector<TempFile>& files);
 
 // Blocks the signals whose default action ends the process and that a user or a supervisor sends
-// (SIGINT, SIGTERM, SIGHUP, SIGQUIT; SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF: `timeout -s`,
-// a watchdog; SIGXCPU: `ulimit -t`), those not ignored at start, in the calling thread, and so in
-// every thread it starts afterwards, and hands them to a thread of their own that removes every
-// live TempFile, prints "vfx: interrupted" and ends the process by the same signal. SIGPIPE and
+// (SIGINT, SIGTERM, SIGHUP, SIGQUIT; SIGALRM, SIGUSR1, SIGUSR2: `timeout -s`, a watchdog;
+// SIGXCPU: `ulimit -t`), those at their default action at start, in the calling thread, and so in
+// every thread it starts afterwards (a handler a library installs later for one of them is never
+// called), and hands them to a thread of their own that removes every live TempFile, prints
+// "vfx: interrupted" and ends the process by the same signal. exit() from anywhere (a library's
+// fatal error) removes every live TempFile too. SIGPIPE and
 // SIGXFSZ are ignored: a closed pipe or a file over `ulimit -f` fails the write (EPIPE, EFBIG),
 // which the writer reports, instead of killing the process between a file's write and its
 // rename. Call first thing in main(), before any thread exists.
