@@ -698,6 +698,13 @@ TEST(Cli, X265LogFollowsTheLogLevel) {
     r = vfx_run("--log-level debug " + run);
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("x265 [info]"), std::string::npos) << r.output;
+    // x265-params of the user's own keep vfx's log level unless they set one.
+    r = vfx_run(run + " --encoder-opt x265-params=keyint=10");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.find("x265 [info]"), std::string::npos) << r.output;
+    r = vfx_run(run + " --encoder-opt x265-params=log-level=info");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("x265 [info]"), std::string::npos) << r.output;
 }
 
 // A FIFO output is written in place (a reader gets the stream, the FIFO stays one); an mp4 there,
@@ -757,7 +764,7 @@ TEST(Cli, OptionsThatDoNotApplyAreNamed) {
     expect_one_line_error(vfx_run("process --input a.mp4 extra --output null"),
                           "process: unexpected 'extra'");
     expect_one_line_error(vfx_run("process --input a.mp4 --output null --frames"),
-                          "--frames needs a value");
+                          "process: --frames needs a value");
     // "-": standard input, as with ffmpeg.
     Outcome piped;
     piped.status = run_command("cat '" + kSample + "' | '" + vfx::test::vfx_binary() +

@@ -391,7 +391,9 @@ int main_impl(int argc, char** argv) {
         if (const std::string_view what = e.what();
             dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.ends_with(" missing") &&
             what.starts_with("--") && what.find(':') != what.npos) {
-            std::cerr << "vfx: " << what.substr(0, what.find(':')) << " needs a value\n";
+            const auto& cmds = app.get_subcommands();
+            std::cerr << "vfx: " << (cmds.empty() ? "" : cmds.front()->get_name() + ": ")
+                      << what.substr(0, what.find(':')) << " needs a value\n";
             return 1;
         }
         if (app.get_subcommands().empty())

@@ -363,21 +363,25 @@ public:
         if (ofmt->flags & AVFMT_GLOBALHEADER) enc_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
 
         // libx265 writes its own log to stderr, around FFmpeg's: its level follows vfx's (its
-        // info lines, the encoder's set-up, at vfx's debug), unless x265-params is given.
+        // info lines, the encoder's set-up, at vfx's debug), unless x265-params sets log-level.
+        std::string x265_log;
         if (std::string_view(codec->name) == "libx265" && enc_->priv_data) {
             const auto level = spdlog::get_level();
-            const char* x265_level = level <= spdlog::level::trace   ? "debug"
-                                     : level <= spdlog::level::debug ? "info"
-                                     : level <= spdlog::level::warn  ? "warning"
-                                     : level <= spdlog::level::err   ? "error"
-                                                                     : "none";
-            av_opt_set(enc_->priv_data, "x265-params",
-                       fmt::format("log-level={}", x265_level).c_str(), 0);
+            x265_log = fmt::format("log-level={}", level <= spdlog::level::trace   ? "debug"
+                                                   : level <= spdlog::level::debug ? "info"
+                                                   : level <= spdlog::level::warn  ? "warning"
+                                                   : level <= spdlog::level::err   ? "error"
+                                                                                   : "none");
+            av_opt_set(enc_->priv_data, "x265-params", x265_log.c_str(), 0);
         }
         // Encoder options: the codec context's first, then the encoder's own.
-        for (const auto& [given_key, value] : o.encoder_options) {
+        for (const auto& [given_key, given_value] : o.encoder_options) {
             // ffmpeg's command-line spelling of the context's pixel_format option.
             const std::string key = given_key == "pix_fmt" ? "pixel_format" : given_key;
+            std::string value = given_value;
+            if (key == "x265-params" && !x265_log.empty() &&
+                value.find("log-level") == std::string::npos)
+                value += (value.empty() ? "" : ":") + x265_log;
             int r = av_opt_set(enc_.get(), key.c_str(), value.c_str(), 0);
             if (r == err_option_not_found() && codec->priv_class && enc_->priv_data)
                 r = av_opt_set(enc_->priv_data, key.c_str(), value.c_str(), 0);
@@ -386,7 +390,7 @@ public:
                      codec->name);
             if (r < 0)
                 fail("output '{}': invalid value '{}' for encoder option '{}' of {} ({})", out_,
-                     value, key, codec->name, error_text(r));
+                     given_value, key, codec->name, error_text(r));
         }
         // The options may have picked another pixel format: follow it (and its default tags,
         // unless the options set those too).
