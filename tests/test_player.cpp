@@ -64,13 +64,14 @@ protected:
 
     // A headless player (flat out, no pacing) into an offscreen target of w x h.
     Player& open(const std::string& input, uint32_t w = 64, uint32_t h = 48,
-                 const std::string& chain = "", size_t step_back = 30) {
+                 const std::string& chain = "", size_t step_back = 30, bool keep_open = false) {
         renderer_ = std::make_unique<Renderer>(*vk_, OffscreenTarget{{w, h}});
         PlayerOptions po;
         po.source.input = input;
         po.chain = chain;
         po.paced = false;
         po.step_back_frames = step_back;
+        po.keep_open = keep_open;
         player_ = std::make_unique<Player>(po, *cl_, *vk_, *renderer_, tier_);
         return *player_;
     }
@@ -219,6 +220,34 @@ TEST_F(PlayerTest, LoopRestartsAtTheEndAndCanBeSwitchedOff) {
     EXPECT_EQ(more, 5);  // 5..9 of this pass, then the end
 }
 
+// A window's player (keep_open) pauses on the last frame at the end of the input instead of
+// ending; a seek back from there shows that frame, and playing on runs to the end again.
+TEST_F(PlayerTest, KeepOpenPausesOnTheLastFrameAtTheEnd) {
+    VFX_REQUIRE_FFMPEG_CLI();
+    Player& p = open(numbered_clip(10), 64, 48, "", 30, /*keep_open=*/true);
+    for (int i = 0; i < 10; ++i)
+        step();
+    EXPECT_EQ(shown_number(), 9);
+    EXPECT_FALSE(p.paused());
+    step();  // the end: paused there, the last frame still shown
+    EXPECT_TRUE(p.paused());
+    EXPECT_EQ(shown_number(), 9);
+    const int64_t shown = p.frames_shown();
+    step();
+    EXPECT_EQ(p.frames_shown(), shown);
+    ASSERT_TRUE(p.seek(0.2));
+    step();
+    EXPECT_EQ(shown_number(), 5);
+    p.set_paused(false);
+    for (int i = 6; i < 10; ++i) {
+        step();
+        EXPECT_EQ(shown_number(), i);
+    }
+    step();
+    EXPECT_TRUE(p.paused());
+    EXPECT_EQ(shown_number(), 9);
+}
+
 TEST_F(PlayerTest, SpeedIsClamped) {
     VFX_REQUIRE_FFMPEG_CLI();
     Player& p = open(numbered_clip(10));
@@ -289,6 +318,39 @@ TEST_F(PlayerTest, CaptureIsTheProcessedFrameAtTheVideoSize) {
     EXPECT_EQ(wrong, 0);
     // Sepia of a grey: red above green above blue.
     EXPECT_GT(c->pixels[0], c->pixels[2]);
+}
+
+// With the split view on, the picture shown is half unprocessed with a divider; the capture (the S
+// key's screenshot) is still the chain's output, whole.
+TEST_F(PlayerTest, CaptureLeavesTheSplitViewOut) {
+    VFX_REQUIRE_FFMPEG_CLI();
+    Player& p = open(numbered_clip(), 64, 48, "sepia");
+    ASSERT_TRUE(p.seek(2.0));  // frame 50: a mid grey, whose sepia is clearly warm
+    step();
+    p.set_paused(true);
+    ViewOptions v;
+    v.split = true;
+    v.split_position = 0.5;
+    p.set_view(v);
+    // The split view's kernel is built in the background; frames go without it until then.
+    bool split_shown = false;
+    for (int i = 0; i < 400 && !split_shown; ++i) {
+        step();
+        const RgbaImage img = shown();
+        split_shown = img.at(2, 24)[0] == img.at(2, 24)[2];  // the left edge unprocessed: grey
+        if (!split_shown) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    ASSERT_TRUE(split_shown);
+    p.request_capture();
+    step();
+    std::optional<CapturedFrame> c = p.take_capture();
+    ASSERT_TRUE(c);
+    int not_sepia = 0;  // grey (unprocessed) or the white divider: red not above blue
+    for (uint32_t y = 0; y < 48; ++y)
+        for (uint32_t x = 0; x < 64; ++x)
+            not_sepia += c->pixels[y * c->geometry.pitch + x * 4] <=
+                         c->pixels[y * c->geometry.pitch + x * 4 + 2];
+    EXPECT_EQ(not_sepia, 0);
 }
 
 // Two clips of different sizes, one after the other in one stream (MPEG-TS segments joined,

@@ -226,8 +226,10 @@ void update_overlay_state(OverlayState& s, const Player& player) {
     s.kernels_dir = player.kernels_dir();
 }
 
-bool Overlay::typing() const {
-    return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput;
+bool Overlay::keyboard_busy() const {
+    return ImGui::GetCurrentContext() &&
+           (ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive() ||
+            ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId));
 }
 
 ViewOptions Overlay::view() const {

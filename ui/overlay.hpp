@@ -75,9 +75,11 @@ public:
     // enabled or disabled, a preset loaded); hand it to Player::set_chain.
     std::optional<Chain> build(const OverlayState& s, float content_scale);
 
-    // True while an ImGui text field has the keyboard: the player's key bindings must not
-    // act on those key presses.
-    bool typing() const;
+    // True, after build(), while the overlay has the keyboard: a text field being typed into, a
+    // widget held (a slider dragged), a popup open (a combo's list: its Escape closes it). The
+    // player's key bindings must not act on those key presses (play.cpp asks before and after
+    // the frame that took them).
+    bool keyboard_busy() const;
     // The split view (V): on/off, and its divider, dragged with the mouse over the video.
     void toggle_split() { split_ = !split_; }
     // What the processor adds to the frames shown (Player::set_view): the before/after

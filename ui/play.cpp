@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -166,6 +168,7 @@ int run_play(const PlayOptions& o) {
     if (!po.paced) po.step_back_frames = 0;
     po.kernels_dir = o.kernels_dir;
     po.direct_decode = o.direct_decode;
+    po.keep_open = window != nullptr;
     const auto start = std::chrono::steady_clock::now();
     auto player = std::make_unique<Player>(po, cl, vk, *renderer, tier.tier);
     if (const std::string w = cfa_mismatch(player->chain(), player->stream().pixel_format);
@@ -173,14 +176,18 @@ int run_play(const PlayOptions& o) {
         spdlog::warn("{}", w);
 
     std::unique_ptr<Overlay> overlay;
+    std::function<void(int)> handle_key;
+    std::vector<int> pending_keys;  // pressed since the overlay's last frame
+    bool overlay_had_keys = false;  // Overlay::keyboard_busy() after its last frame
     if (window) {
         // ImGui cycles ImageCount vertex buffers: as many as frames in flight at least, so it
         // never rewrites one an in-flight command buffer still reads.
         overlay = std::make_unique<Overlay>(
             vk, window->handle(), renderer->render_pass(), renderer->min_image_count(),
             std::max(renderer->image_count(), renderer->frames_in_flight()));
-        window->on_key = [&](int key, int) {
-            if (overlay->typing()) return;  // keys typed into a text field of the overlay
+        // Key presses wait for the overlay's next frame (pending_keys, below), then act unless
+        // the overlay had the keyboard before that frame or has it after.
+        handle_key = [&](int key) {
             if (key == GLFW_KEY_V) overlay->toggle_split();
             if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) window->request_close();
             if (key == GLFW_KEY_H) overlay->set_visible(!overlay->visible());
@@ -223,11 +230,12 @@ int run_play(const PlayOptions& o) {
                     break;
             }
         };
-        window->on_key_repeat = [&](int key, int mods) {
+        window->on_key = [&](int key, int) { pending_keys.push_back(key); };
+        window->on_key_repeat = [&](int key, int) {
             // Held, the frame-step and seek keys go on stepping and seeking.
             for (int k : {GLFW_KEY_PERIOD, GLFW_KEY_COMMA, GLFW_KEY_LEFT, GLFW_KEY_RIGHT,
                           GLFW_KEY_UP, GLFW_KEY_DOWN})
-                if (key == k) window->on_key(key, mods);
+                if (key == k) pending_keys.push_back(key);
         };
     }
 
@@ -277,6 +285,15 @@ int run_play(const PlayOptions& o) {
             state.latency_ms = player->latency_ms();
             if (auto edited = overlay->build(state, window->content_scale()))
                 player->set_chain(std::move(*edited));
+            // The frame just built took the keys pressed since the last one: a key that went
+            // to the overlay (a field clicked in the same batch of events and typed into, the
+            // Escape that closed a combo's list) is not a hotkey too.
+            const bool busy = overlay->keyboard_busy();
+            if (!busy && !overlay_had_keys)
+                for (int key : pending_keys)
+                    handle_key(key);
+            pending_keys.clear();
+            overlay_had_keys = busy;
             player->set_view(overlay->view());
             draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
         }

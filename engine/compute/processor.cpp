@@ -417,8 +417,8 @@ std::string FrameProcessor::stage_name(size_t i) const {
     return uses == 1 ? name : fmt::format("{}#{}", name, uses);
 }
 
-PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
-                                     const FrameGeometry& g) {
+PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target, const FrameGeometry& g,
+                                     cl_mem chain_output) {
     check_frame(frame, g);
     if (!target) fail("frame {}: no target buffer", frame.index);
     before_enqueue(frame);
@@ -666,6 +666,12 @@ PendingFrame FrameProcessor::enqueue(const HostFrame& frame, cl_mem target,
         VFX_CL(clEnqueueReadBuffer(q, histogram.get(), CL_FALSE, 0, sizeof(Histogram::counts),
                                    out.histogram_->host, 0, nullptr, read.out()));
         out.done_ = read;
+    }
+    if (chain_output) {
+        ClEvent copied;
+        VFX_CL(clEnqueueCopyBuffer(q, target, chain_output, 0, 0, g.size_bytes(), 0, nullptr,
+                                   copied.out()));
+        out.done_ = copied;
     }
     enqueue_view(out, conv_dst, conv_g, target, g);
 

@@ -210,7 +210,11 @@ public:
     //    used round-robin; reusing one waits for its last upload), rows tight, planes at
     //    256-byte offsets; a discrete device gets it by clEnqueueWriteBuffer, a host-unified
     //    one reads the staging buffer itself after an unmap on the auxiliary queue.
-    PendingFrame enqueue(const HostFrame& frame, cl_mem target, const FrameGeometry& g);
+    // chain_output: when set, a buffer of g.size_bytes() that receives a copy of the chain's
+    // output before the view (the split view's composition) is drawn into `target`: what a
+    // screenshot of the chain's output reads.
+    PendingFrame enqueue(const HostFrame& frame, cl_mem target, const FrameGeometry& g,
+                         cl_mem chain_output = nullptr);
 
     // Frames uploaded by each path so far.
     struct UploadStats {

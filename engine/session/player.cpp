@@ -259,8 +259,14 @@ bool Player::step(const OverlayFn& overlay) {
     const bool stepping = steps_ != 0 || seek_pending_;
     from_source_ = false;
     const auto t_ask = Clock::now();
-    const Pick pick = pick_frame();
-    if (pick == Pick::end) return false;
+    Pick pick = pick_frame();
+    if (pick == Pick::end) {
+        if (!opts_.keep_open || history_.empty()) return false;
+        if (!paused_) spdlog::info("end of the input: paused on the last frame");
+        paused_ = true;
+        steps_ = 0;
+        pick = Pick::again;  // the frame shown stays
+    }
     const auto t_got = Clock::now();
     const HostFrame& frame = history_[cursor_];
     const bool fresh = pick == Pick::fresh;
@@ -303,13 +309,17 @@ void Player::render_frame(const HostFrame& frame, bool fresh, double queue_ms,
     f.head = f.record.stages.size();
 
     Bridge::WriteTarget target = bridge_->begin_write(g);
-    f.pending = processor_->enqueue(frame, target.buffer, target.geometry);
+    // A capture reads the chain's output, copied before the split view is drawn over it.
+    ClMem chain_output;
+    if (capture_requested_)
+        chain_output = cl_.buffer(CL_MEM_READ_WRITE, target.geometry.size_bytes());
+    f.pending = processor_->enqueue(frame, target.buffer, target.geometry, chain_output.get());
     if (capture_requested_) {
         // The chain's output, before the renderer: waits for this frame's OpenCL work once.
         CapturedFrame c;
         c.geometry = target.geometry;
         c.pixels.resize(c.geometry.size_bytes());
-        VFX_CL(clEnqueueReadBuffer(cl_.queue(), target.buffer, CL_TRUE, 0, c.pixels.size(),
+        VFX_CL(clEnqueueReadBuffer(cl_.queue(), chain_output.get(), CL_TRUE, 0, c.pixels.size(),
                                    c.pixels.data(), 0, nullptr, nullptr));
         c.rotation = frame.rotation;
         c.index = frame.index;

@@ -52,6 +52,10 @@ struct PlayerOptions {
     // player's ClContext (compute/pinned_pool.hpp), which the upload reads by DMA without a
     // CPU copy; unless source.allocator is set already. false: FFmpeg's own buffers, copied.
     bool direct_decode = true;
+    // At the end of the input (without loop), pause on the last frame instead of ending, as a
+    // window does: the chain and its edits stay, seeking back plays on. false: step() returns
+    // false there (headless runs).
+    bool keep_open = false;
 };
 
 // A processed frame read back for a screenshot: the chain's output in the working format,
