@@ -292,6 +292,35 @@ quit
     EXPECT_EQ(colourful(load(dir + "/on_again.png")), 0);
 }
 
+// Escape with a combo's list open closes the list, not the player; the next Escape quits.
+TEST(OverlayWindow, EscapeClosesAnOpenComboNotThePlayer) {
+    REQUIRE_X_TOOLS();
+    const std::string dir = scratch_dir();
+    // The default chain's panel at scale 1: the add-filter combo below its three stages, at
+    // about (95, 207).
+    const std::string out = drive(dir, R"SH(
+start
+sleep 4
+xdotool mousemove 95 207 click 1
+sleep 2
+import -window root "$dir/open.png"
+xdotool key Escape
+sleep 2
+kill -0 $pid 2>/dev/null && echo alive-after-escape
+import -window root "$dir/closed.png"
+quit
+)SH");
+    EXPECT_NE(out.find("alive-after-escape"), std::string::npos) << out;
+    ASSERT_NE(out.find("exit=0"), std::string::npos) << out;
+    // The list was open (drawn below the combo), then closed.
+    const Rgb8Image open = load(dir + "/open.png"), closed = load(dir + "/closed.png");
+    int changed = 0;
+    for (int y = 215; y < 400; y += 3)
+        for (int x = 15; x < 250; x += 3)
+            changed += diff(open.at(x, y), closed.at(x, y)) > 40;
+    EXPECT_GT(changed, 300) << "no combo list opened at (95, 207)";
+}
+
 // A grayscale.cl that writes R = G = B = 16: unmistakable on screen.
 const char* kConstantGrayscale = R"CL(
 // grayscale is a point-wise operation (engine/compute/pointwise.hpp): R = G = B = 16.

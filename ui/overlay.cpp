@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
+#include <imgui_internal.h>  // ClosePopupsOverWindow, ClearActiveID
 
 #include <algorithm>
 #include <array>
@@ -557,6 +558,11 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
     ImGui_ImplVulkan_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
+    if (release_keyboard_) {
+        ImGui::ClosePopupsOverWindow(nullptr, true);
+        ImGui::ClearActiveID();
+        release_keyboard_ = false;
+    }
     if (content_scale != scale_) {
         ImGui::GetIO().FontGlobalScale = content_scale;
         ImGuiStyle& style = ImGui::GetStyle();

@@ -80,6 +80,11 @@ public:
     // player's key bindings must not act on those key presses (play.cpp asks before and after
     // the frame that took them).
     bool keyboard_busy() const;
+    // Escape while the overlay has the keyboard: on the next build(), open popups close and the
+    // widget being edited lets go. (This ImGui closes a popup on Escape only with keyboard
+    // navigation on, which would take the player's keys, and it misses a key pressed and
+    // released between two frames, as a quick tap at a few frames a second is.)
+    void release_keyboard() { release_keyboard_ = true; }
     // The split view (V): on/off, and its divider, dragged with the mouse over the video.
     void toggle_split() { split_ = !split_; }
     // What the processor adds to the frames shown (Player::set_view): the before/after
@@ -112,6 +117,7 @@ private:
     DescriptorPoolHandle pool_;
     ImGuiSession imgui_;
     bool visible_ = true;
+    bool release_keyboard_ = false;  // release_keyboard() asked, for the next build()
     float scale_ = 0;
     bool have_frame_ = false;
 

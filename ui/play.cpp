@@ -289,9 +289,12 @@ int run_play(const PlayOptions& o) {
             // to the overlay (a field clicked in the same batch of events and typed into, the
             // Escape that closed a combo's list) is not a hotkey too.
             const bool busy = overlay->keyboard_busy();
-            if (!busy && !overlay_had_keys)
-                for (int key : pending_keys)
+            for (int key : pending_keys) {
+                if (!busy && !overlay_had_keys)
                     handle_key(key);
+                else if (key == GLFW_KEY_ESCAPE)
+                    overlay->release_keyboard();  // closes the combo's list, not the player
+            }
             pending_keys.clear();
             overlay_had_keys = busy;
             player->set_view(overlay->view());
