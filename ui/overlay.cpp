@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -16,6 +17,7 @@
 #include "render/vk_context.hpp"
 #include "session/overlay_view.hpp"
 #include "session/player.hpp"
+#include "transport.hpp"
 
 namespace vfx::ui {
 
@@ -208,12 +210,6 @@ ImU32 stage_colour(size_t i) {
     return ImColor::HSV(hue, 0.6f, 0.95f);
 }
 
-std::string clock_text(double s) {
-    if (s < 0) s = 0;
-    const auto m = static_cast<int>(s / 60);
-    return fmt::format("{}:{:04.1f}", m, s - 60.0 * m);
-}
-
 }  // namespace
 
 void update_overlay_state(OverlayState& s, const Player& player) {
@@ -384,8 +380,8 @@ void Overlay::status_panel(const OverlayState& s) {
         ImGui::Text("damaged input: %lld packets, %lld frames concealed",
                     static_cast<long long>(s.corrupt), static_cast<long long>(s.concealed));
     const std::string pos = s.duration_s > 0
-                                ? clock_text(s.position_s) + " / " + clock_text(s.duration_s)
-                                : clock_text(s.position_s);
+                                ? format_time(s.position_s) + " / " + format_time(s.duration_s)
+                                : format_time(s.position_s);
     ImGui::Text("%s   %s   speed %.3gx%s", pos.c_str(), s.paused ? "paused" : "playing", s.speed,
                 s.loop ? "   loop" : "");
     if (s.latency_ms >= 0) ImGui::Text("latency (capture to present): %.1f ms", s.latency_ms);
@@ -573,9 +569,34 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
     }
     drag_split(s);
     if (visible_) {
-        ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+        const ImVec2 display = ImGui::GetIO().DisplaySize;
+        // The panels end above the transport bar (a line of text and the 14-pixel bar, in
+        // its window's padding), scrolling what does not fit; when the window's size changes,
+        // a panel at its default place (the timing panel against the right edge) stays there
+        // and one the user moved is kept inside the window.
+        const float margin = 10 * scale_;
+        const float bar = ImGui::GetTextLineHeightWithSpacing() + 14 * scale_ +
+                          2 * ImGui::GetStyle().WindowPadding.y;
+        const float max_h = std::max(100.0f, display.y - bar - 2 * margin);
+        const bool resized = display.x != last_display_.x || display.y != last_display_.y;
+        auto keep_inside = [&](const Placement& p) {
+            if (!resized || !p.known) return;
+            ImVec2 pos = p.pos;
+            pos.x = std::clamp(pos.x, 0.0f, std::max(0.0f, display.x - p.size.x));
+            pos.y = std::clamp(pos.y, 0.0f, std::max(0.0f, display.y - bar - p.size.y));
+            ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+        };
+        auto placement = [&]() {
+            return Placement{ImGui::GetWindowPos(), ImGui::GetWindowSize(), true};
+        };
+        last_display_ = display;
+
+        ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_FirstUseEver);
+        keep_inside(vfx_panel_);
+        ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, max_h));
         ImGui::SetNextWindowBgAlpha(0.8f);
         ImGui::Begin("vfx", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+        vfx_panel_ = placement();
         if (ImGui::CollapsingHeader("Chain", ImGuiTreeNodeFlags_DefaultOpen))
             edited = chain_panel(s);
         if (!s.build.kernel_error.empty()) {
@@ -586,14 +607,20 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
         if (s.extra_ui) s.extra_ui();
         ImGui::End();
 
-        const ImVec2 display = ImGui::GetIO().DisplaySize;
         // Right-aligned at first (a fixed width, so its place is known before its content
         // is), then where the user leaves it.
-        ImGui::SetNextWindowPos(ImVec2(display.x - 10, 10), ImGuiCond_FirstUseEver, ImVec2(1, 0));
-        ImGui::SetNextWindowSizeConstraints(ImVec2(440 * scale_, 0),
-                                            ImVec2(440 * scale_, display.y));
+        const ImVec2 right(display.x - margin, margin);
+        ImGui::SetNextWindowPos(right, ImGuiCond_FirstUseEver, ImVec2(1, 0));
+        if (resized && timing_at_right_)
+            ImGui::SetNextWindowPos(right, ImGuiCond_Always, ImVec2(1, 0));
+        else
+            keep_inside(timing_panel_);
+        ImGui::SetNextWindowSizeConstraints(ImVec2(440 * scale_, 0), ImVec2(440 * scale_, max_h));
         ImGui::SetNextWindowBgAlpha(0.8f);
         ImGui::Begin("timing", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+        timing_panel_ = placement();
+        timing_at_right_ = std::abs(timing_panel_.pos.x + timing_panel_.size.x - right.x) < 2 &&
+                           std::abs(timing_panel_.pos.y - right.y) < 2;
         if (ImGui::CollapsingHeader("Frame timing", ImGuiTreeNodeFlags_DefaultOpen))
             timing_panel(s);
         histograms_shown_ = ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
 #include <vulkan/vulkan.h>
 
 #include "compute/chain.hpp"
@@ -118,6 +119,15 @@ private:
     ImGuiSession imgui_;
     bool visible_ = true;
     bool release_keyboard_ = false;  // release_keyboard() asked, for the next build()
+    // Where the panels were at the last build(), for keeping them in view when the window's
+    // size changes (last_display_: the size they were laid out in).
+    struct Placement {
+        ImVec2 pos{}, size{};
+        bool known = false;
+    };
+    Placement vfx_panel_, timing_panel_;
+    bool timing_at_right_ = true;  // the timing panel at its default place, the top right
+    ImVec2 last_display_{};
     float scale_ = 0;
     bool have_frame_ = false;
 
