@@ -393,6 +393,14 @@ void Overlay::status_panel(const OverlayState& s) {
     ImGui::Text("interop: %s", s.interop.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.interop_reason.c_str());
     ImGui::Text("split view (V): %s", split_ ? "on, drag on the video" : "off");
+    if (!s.screenshot.empty()) {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 440 * scale_);
+        if (s.screenshot_failed)
+            ImGui::TextColored(kErrorColour, "%s", s.screenshot.c_str());
+        else
+            ImGui::TextUnformatted(s.screenshot.c_str());
+        ImGui::PopTextWrapPos();
+    }
     if (!s.kernels_dir.empty()) {
         ImGui::Text("kernels: %s (watched)", s.kernels_dir.c_str());
         if (s.build.reloads > 0)

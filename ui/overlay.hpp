@@ -52,6 +52,9 @@ struct OverlayState {
     uint32_t video_width = 0, video_height = 0;       // the latest frame (split view mapping)
     uint32_t sar_num = 1, sar_den = 1;
     std::string kernels_dir;  // --kernels-dir ("" = none)
+    // The last S key's screenshot: "screenshot: FILE" or why it was not written ("" = none).
+    std::string screenshot;
+    bool screenshot_failed = false;
 };
 
 // Fills the overlay's own fields of `s` from the player (call once per frame before build()).

@@ -58,7 +58,9 @@ CapturedFrame upright(const CapturedFrame& c) {
 
 // The S key: the processed frame (no overlay), upright, as the first free
 // DIR/vfx-shot-NNNN.png. A failure to write is logged; playback goes on.
-void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counter) {
+// Writes the S key's screenshot; says in `state` (the overlay's Status panel) what came of it.
+void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counter,
+                     OverlayState& state) {
     namespace fs = std::filesystem;
     std::string path;
     std::error_code ec;
@@ -74,8 +76,12 @@ void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counte
         sink->finish();
         spdlog::info("screenshot: {} ({}x{}, at {:.2f} s)", path, up.geometry.width,
                      up.geometry.height, c.position_s);
+        state.screenshot = "screenshot: " + path;
+        state.screenshot_failed = false;
     } catch (const Error& e) {
         spdlog::error("screenshot not written: {}", e.what());
+        state.screenshot = fmt::format("screenshot not written: {}", e.what());
+        state.screenshot_failed = true;
     }
 }
 
@@ -301,7 +307,8 @@ int run_play(const PlayOptions& o) {
             draw = [&](VkCommandBuffer cmd) { overlay->record(cmd); };
         }
         if (!player->step(draw)) break;
-        if (auto shot = player->take_capture()) save_screenshot(*shot, o.screenshot_dir, shots);
+        if (auto shot = player->take_capture())
+            save_screenshot(*shot, o.screenshot_dir, shots, state);
     }
     player->finish();
     const double wall_s =
