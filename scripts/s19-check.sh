@@ -17,7 +17,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$sum"
 
 log "tests (NVIDIA OpenCL + Vulkan)"
 for t in test_interop test_player; do
-  VFX_BINARY=$PWD/$bin/vfx VFX_SOURCE_DIR=$PWD timeout 60 $bin/$t --gtest_brief=1 > "$out/$t.log" 2>&1
+  VFX_BINARY=$PWD/$bin/vfx VFX_SOURCE_DIR=$PWD timeout 150 $bin/$t --gtest_brief=1 > "$out/$t.log" 2>&1
   echo "$t: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$out/$t.log" | tr '\n' ' ')" |
     tee -a "$sum"
 done
