@@ -1,5 +1,6 @@
 #include "overlay.hpp"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
@@ -50,6 +51,7 @@ Overlay::Overlay(VkContext& vk, GLFWwindow* window, VkRenderPass render_pass,
     io.IniFilename = nullptr;  // no imgui.ini litter in the user's folder
     ImGui::StyleColorsDark();
     if (!ImGui_ImplGlfw_InitForVulkan(window, true)) fail("the overlay's GLFW backend failed");
+    window_ = window;
     imgui_.glfw = true;
 
     ImGui_ImplVulkan_InitInfo info{};
@@ -561,6 +563,25 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
     std::optional<Chain> edited;
     ImGui_ImplVulkan_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    {
+        // Quick taps (note_key_press): a key already released again is held down for this
+        // frame and let go before the next, with its modifier flag.
+        ImGuiIO& io = ImGui::GetIO();
+        const auto down = [&](int k) { return glfwGetKey(window_, k) == GLFW_PRESS; };
+        for (int k : held_)
+            io.KeysDown[k] = down(k);
+        held_.clear();
+        for (int k : taps_)
+            if (k >= 0 && k < IM_ARRAYSIZE(io.KeysDown) && !down(k)) {
+                io.KeysDown[k] = true;
+                held_.push_back(k);
+            }
+        taps_.clear();
+        io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+        io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+        io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+        io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+    }
     ImGui::NewFrame();
     if (release_keyboard_) {
         ImGui::ClosePopupsOverWindow(nullptr, true);

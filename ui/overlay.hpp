@@ -89,6 +89,11 @@ public:
     // navigation on, which would take the player's keys, and it misses a key pressed and
     // released between two frames, as a quick tap at a few frames a second is.)
     void release_keyboard() { release_keyboard_ = true; }
+    // A key pressed (from the window's key callback). This ImGui (1.86, before its input queue)
+    // keeps only whether a key is down when a frame starts, so a key pressed and released
+    // between two frames (a quick tap, at the few frames a second of a software renderer: Enter
+    // in a field, Ctrl+A) would never reach it: build() holds such a key down for one frame.
+    void note_key_press(int key) { taps_.push_back(key); }
     // The split view (V): on/off, and its divider, dragged with the mouse over the video.
     void toggle_split() { split_ = !split_; }
     // What the processor adds to the frames shown (Player::set_view): the before/after
@@ -122,6 +127,9 @@ private:
     ImGuiSession imgui_;
     bool visible_ = true;
     bool release_keyboard_ = false;  // release_keyboard() asked, for the next build()
+    GLFWwindow* window_ = nullptr;
+    std::vector<int> taps_;  // note_key_press() since the last build()
+    std::vector<int> held_;  // keys build() held down for the frame it made
     // Where the panels were at the last build(), for keeping them in view when the window's
     // size changes (last_display_: the size they were laid out in).
     struct Placement {

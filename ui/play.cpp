@@ -236,7 +236,10 @@ int run_play(const PlayOptions& o) {
                     break;
             }
         };
-        window->on_key = [&](int key, int) { pending_keys.push_back(key); };
+        window->on_key = [&](int key, int) {
+            pending_keys.push_back(key);
+            overlay->note_key_press(key);
+        };
         window->on_key_repeat = [&](int key, int) {
             // Held, the frame-step and seek keys go on stepping and seeking.
             for (int k : {GLFW_KEY_PERIOD, GLFW_KEY_COMMA, GLFW_KEY_LEFT, GLFW_KEY_RIGHT,
