@@ -235,10 +235,10 @@ TEST_F(PlayerTest, KeepOpenPausesOnTheLastFrameAtTheEnd) {
     const int64_t shown = p.frames_shown();
     step();
     EXPECT_EQ(p.frames_shown(), shown);
-    ASSERT_TRUE(p.seek(0.2));
+    ASSERT_TRUE(p.seek(0.2));  // plays on from there
     step();
     EXPECT_EQ(shown_number(), 5);
-    p.set_paused(false);
+    EXPECT_FALSE(p.paused());
     for (int i = 6; i < 10; ++i) {
         step();
         EXPECT_EQ(shown_number(), i);
@@ -246,6 +246,10 @@ TEST_F(PlayerTest, KeepOpenPausesOnTheLastFrameAtTheEnd) {
     step();
     EXPECT_TRUE(p.paused());
     EXPECT_EQ(shown_number(), 9);
+    p.set_loop(true);  // loop switched on at the end: from the start
+    EXPECT_FALSE(p.paused());
+    step();
+    EXPECT_EQ(shown_number(), 0);
 }
 
 TEST_F(PlayerTest, SpeedIsClamped) {

@@ -226,9 +226,9 @@ void update_overlay_state(OverlayState& s, const Player& player) {
 }
 
 bool Overlay::keyboard_busy() const {
+    // (io.WantTextInput is the previous frame's: an active text field is an active item now.)
     return ImGui::GetCurrentContext() &&
-           (ImGui::GetIO().WantTextInput || ImGui::IsAnyItemActive() ||
-            ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId));
+           (ImGui::IsAnyItemActive() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId));
 }
 
 ViewOptions Overlay::view() const {
@@ -563,25 +563,35 @@ std::optional<Chain> Overlay::build(const OverlayState& s, float content_scale) 
     std::optional<Chain> edited;
     ImGui_ImplVulkan_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+#if IMGUI_VERSION_NUM < 18700  // from 1.87 its input queue keeps every key event itself
     {
         // Quick taps (note_key_press): a key already released again is held down for this
-        // frame and let go before the next, with its modifier flag.
+        // frame and let go before the next, with its modifier flag. A key held for the last
+        // frame is let go for this one and its new tap held for the next (Backspace twice
+        // between two frames deletes two characters, one a frame).
         ImGuiIO& io = ImGui::GetIO();
         const auto down = [&](int k) { return glfwGetKey(window_, k) == GLFW_PRESS; };
-        for (int k : held_)
-            io.KeysDown[k] = down(k);
+        const std::vector<int> was_held = std::move(held_);
         held_.clear();
-        for (int k : taps_)
-            if (k >= 0 && k < IM_ARRAYSIZE(io.KeysDown) && !down(k)) {
+        for (int k : was_held)
+            io.KeysDown[k] = down(k);
+        std::vector<int> later;
+        for (int k : taps_) {
+            if (k < 0 || k >= IM_ARRAYSIZE(io.KeysDown) || down(k)) continue;
+            if (std::ranges::count(was_held, k) || std::ranges::count(held_, k)) {
+                later.push_back(k);
+            } else {
                 io.KeysDown[k] = true;
                 held_.push_back(k);
             }
-        taps_.clear();
+        }
+        taps_ = std::move(later);
         io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
         io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
         io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
         io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
     }
+#endif
     ImGui::NewFrame();
     if (release_keyboard_) {
         ImGui::ClosePopupsOverWindow(nullptr, true);

@@ -301,7 +301,7 @@ int run_play(const PlayOptions& o) {
             for (int key : pending_keys) {
                 if (!busy && !overlay_had_keys)
                     handle_key(key);
-                else if (key == GLFW_KEY_ESCAPE)
+                else if (key == GLFW_KEY_ESCAPE && busy)
                     overlay->release_keyboard();  // closes the combo's list, not the player
             }
             pending_keys.clear();

@@ -92,6 +92,7 @@ double Player::fps() const {
 // --- transport -----------------------------------------------------------------------------------
 
 void Player::set_paused(bool paused) {
+    ended_ = false;
     if (paused == paused_) return;
     paused_ = paused;
     if (!paused) {
@@ -103,6 +104,7 @@ void Player::set_paused(bool paused) {
 
 void Player::step_frames(int n) {
     paused_ = true;
+    ended_ = false;
     steps_ += n;
 }
 
@@ -113,6 +115,7 @@ bool Player::seek(double seconds) {
     seek_pending_ = true;
     seek_target_s_ = target;
     steps_ = 0;
+    if (ended_) set_paused(false);  // paused by the end (keep_open): a seek plays on
     spdlog::info("seek to {:.2f} s", target);
     return true;
 }
@@ -133,6 +136,7 @@ void Player::set_speed(double speed) {
 
 void Player::set_loop(bool loop) {
     source_->set_loop(loop);
+    if (loop && ended_) set_paused(false);  // paused by the end: plays on from the start
     if (!stream().live) spdlog::info("loop {}", loop ? "on" : "off");
 }
 
@@ -264,6 +268,7 @@ bool Player::step(const OverlayFn& overlay) {
         if (!opts_.keep_open || history_.empty()) return false;
         if (!paused_) spdlog::info("end of the input: paused on the last frame");
         paused_ = true;
+        ended_ = true;
         steps_ = 0;
         pick = Pick::again;  // the frame shown stays
     }

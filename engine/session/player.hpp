@@ -53,8 +53,9 @@ struct PlayerOptions {
     // CPU copy; unless source.allocator is set already. false: FFmpeg's own buffers, copied.
     bool direct_decode = true;
     // At the end of the input (without loop), pause on the last frame instead of ending, as a
-    // window does: the chain and its edits stay, seeking back plays on. false: step() returns
-    // false there (headless runs).
+    // window does: the chain and its edits stay; a seek, or loop switched on, plays on from
+    // there (un-pausing plays to the end again). false: step() returns false there (headless
+    // runs).
     bool keep_open = false;
 };
 
@@ -186,7 +187,8 @@ private:
     size_t history_bytes_ = 0;
     size_t cursor_ = 0;  // the current frame in history_
     bool paused_ = false;
-    int steps_ = 0;  // pending frame steps (+ forward, - back)
+    bool ended_ = false;  // paused by the end of the input (keep_open); a seek or loop resumes
+    int steps_ = 0;       // pending frame steps (+ forward, - back)
     bool seek_pending_ = false;
     double seek_target_s_ = 0;
     double speed_ = 1;
