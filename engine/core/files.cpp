@@ -377,6 +377,24 @@ void publish_all(std::vector<TempFile>& files) {
     }
 }
 
+namespace {
+
+// The end of the process's files (an interrupt, or exit()): takes the registry's lock, lets no
+// file-making call begin from here on, waits for those in progress to return, and removes every
+// temporary. Returns the lock, held: no new temporary name either.
+std::unique_lock<std::mutex> remove_all_temporaries() {
+    Registry& r = registry();
+    std::unique_lock lk(r.mu);
+    r.interrupted = true;
+    r.cv.wait(lk, [&] { return r.creating == 0; });
+    for (const std::string& n : r.names)
+        remove_quietly(n);
+    r.names.clear();
+    return lk;
+}
+
+}  // namespace
+
 void install_interrupt_cleanup() {
     // A library that ends the process by exit() (LLVM's fatal errors in PoCL's compiler, say)
     // skips the destructors of the TempFiles on the stack: their files go at exit, as with an
@@ -384,15 +402,7 @@ void install_interrupt_cleanup() {
     // (other threads run until the process ends). After a normal return from main none is left.
     // An interrupt's thread, once it has the lock, keeps it and ends the process itself: this
     // waits for that end. (No thread calls exit() while it holds the lock.)
-    std::atexit([] {
-        Registry& r = registry();
-        std::unique_lock lk(r.mu);
-        r.interrupted = true;
-        r.cv.wait(lk, [&] { return r.creating == 0; });
-        for (const std::string& n : r.names)
-            remove_quietly(n);
-        r.names.clear();
-    });
+    std::atexit([] { remove_all_temporaries(); });
     ::signal(SIGPIPE, SIG_IGN);
     ::signal(SIGXFSZ, SIG_IGN);
     static sigset_t set;
@@ -410,13 +420,7 @@ void install_interrupt_cleanup() {
     std::thread([] {
         int sig = 0;
         if (sigwait(&set, &sig) != 0) return;
-        Registry& r = registry();
-        std::unique_lock lk(r.mu);
-        r.interrupted = true;                            // no file-making call begins from here on
-        r.cv.wait(lk, [&] { return r.creating == 0; });  // those in progress have returned
-        lk.release();  // held until the end: no new temporary name either
-        for (const std::string& n : r.names)
-            remove_quietly(n);
+        remove_all_temporaries().release();  // the lock held until the end
         static const char line[] = "vfx: interrupted\n";
         [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, line, sizeof line - 1);
         ::signal(sig, SIG_DFL);

@@ -34,8 +34,7 @@ bool is_special_file(const std::filesystem::path& path);
 // x.mp4`, or an output over its own input. Paths under the same `what` are not compared with
 // each other (the files an input reads: `concat:a.ts|a.ts` is fine). A path with a frame number
 // (%d, %04d: a sequence) names every file of its folder it expands to: `--input in_%04d.png
-// --output in_0003.png`,
-// `--input in_0001.png --output in_%04d.png`, the same pattern twice.
+// --output in_0003.png`, `--input in_0001.png --output in_%04d.png`, the same pattern twice.
 void check_distinct_files(const std::vector<std::pair<const char*, std::string>>& paths);
 
 // The local path of an input as FFmpeg takes it: "file:NAME" is NAME; anything else as given.
@@ -128,10 +127,10 @@ void publish_all(std::vector<TempFile>& files);
 // every thread it starts afterwards (a handler a library installs later for one of them is never
 // called), and hands them to a thread of their own that removes every live TempFile, prints
 // "vfx: interrupted" and ends the process by the same signal. exit() from anywhere (a library's
-// fatal error) removes every live TempFile too. SIGPIPE and
-// SIGXFSZ are ignored: a closed pipe or a file over `ulimit -f` fails the write (EPIPE, EFBIG),
-// which the writer reports, instead of killing the process between a file's write and its
-// rename. Call first thing in main(), before any thread exists.
+// fatal error) removes every live TempFile too. SIGPIPE and SIGXFSZ are ignored: a closed pipe
+// or a file over `ulimit -f` fails the write (EPIPE, EFBIG), which the writer reports, instead
+// of killing the process between a file's write and its rename. Call first thing in main(),
+// before any thread exists.
 void install_interrupt_cleanup();
 
 }  // namespace vfx
