@@ -361,14 +361,19 @@ int main_impl(int argc, char** argv) {
         if (e.get_exit_code() == 0) return app.exit(e);
         // CLI11 checks counts before it looks at words no option took, so an option of another
         // command (`process --decode-threads 1`) reads as "--input ... received 2": name the
-        // word it did not take first.
+        // word it did not take first, an option or a word no positional took (`process a.mp4
+        // b.mp4`, a value without its option).
         for (CLI::App* cmd : app.get_subcommands())
-            for (const std::string& w : cmd->remaining())
-                if (w.starts_with("-")) {
-                    std::cerr << "vfx: " << cmd->get_name() << " does not take " << w
-                              << " (see vfx " << cmd->get_name() << " --help)\n";
-                    return 1;
-                }
+            for (const std::string& w : cmd->remaining()) {
+                if (w.starts_with("-"))
+                    std::cerr << "vfx: " << cmd->get_name() << " does not take "
+                              << printable_line(w);
+                else
+                    std::cerr << "vfx: " << cmd->get_name() << ": unexpected '" << printable_line(w)
+                              << "'";
+                std::cerr << " (see vfx " << cmd->get_name() << " --help)\n";
+                return 1;
+            }
         // An option that takes one value, given twice (CLI11: "At Most 1 required but received
         // 2"): which one, in the words of the command line.
         for (CLI::App* cmd : app.get_subcommands())
@@ -379,15 +384,8 @@ int main_impl(int argc, char** argv) {
                               << o->count() << " times; it takes one value\n";
                     return 1;
                 }
-        // A word no option or positional took (`process a.mp4 b.mp4 c.mp4`, a value without
-        // its option), and an option at the end without its value (CLI11: "--frames: 1
-        // required INT:at least 1 missing").
-        for (CLI::App* cmd : app.get_subcommands())
-            for (const std::string& w : cmd->remaining()) {
-                std::cerr << "vfx: " << cmd->get_name() << ": unexpected '" << printable_line(w)
-                          << "' (see vfx " << cmd->get_name() << " --help)\n";
-                return 1;
-            }
+        // An option at the end without its value (CLI11: "--frames: 1 required INT:at least 1
+        // missing").
         if (const std::string_view what = e.what();
             dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.ends_with(" missing") &&
             what.starts_with("--") && what.find(':') != what.npos) {

@@ -443,19 +443,18 @@ public:
         r = tmp_->create(
             [&] { return avio_open(&oc_->pb, tmp_->path().c_str(), AVIO_FLAG_WRITE); });
         if (r < 0) fail("cannot write '{}': {}", out_, error_text(r));
+        // mp4 and mov: the index moved to the front at the end (faststart), which seeks back.
+        const bool faststart = std::strstr(ofmt->name, "mp4") || std::strstr(ofmt->name, "mov");
         AVDictionary* mux_opts = nullptr;
-        if (std::strstr(ofmt->name, "mp4") || std::strstr(ofmt->name, "mov"))
-            av_dict_set(&mux_opts, "movflags", "+faststart", 0);
+        if (faststart) av_dict_set(&mux_opts, "movflags", "+faststart", 0);
         r = avformat_write_header(oc_.get(), &mux_opts);
         av_dict_free(&mux_opts);
         if (r < 0) {
             // The constructor throws, so no destructor will remove the temporary: do it here.
             oc_.reset();
             tmp_->discard();
-            // mp4 and mov go back to the start to write their index (faststart).
-            const bool seeks = std::strstr(ofmt->name, "mp4") || std::strstr(ofmt->name, "mov");
             fail("output '{}': cannot write the {} header ({}){}", out_, ofmt->name, error_text(r),
-                 seeks && is_special_file(out_)
+                 faststart && is_special_file(out_)
                      ? "; mp4 and mov need a seekable file: write to a file, or .mkv to a pipe"
                      : "");
         }
