@@ -112,14 +112,16 @@ TEST_F(ChainText, ControlCharactersInAnErrorAreShownEscaped) {
     EXPECT_EQ(printable_line("a\tb\nc\x7f\xc3\xa9"), "a\\x09b\\x0ac\\x7f\xc3\xa9");
     // Well-formed UTF-8 (2, 3 and 4 bytes) stays; a Latin-1 byte, a lone continuation byte, a
     // truncated sequence, an overlong form, a surrogate and a C1 control are escaped.
-    EXPECT_EQ(printable_line("\xc3\xa9\xe2\x82\xac\xf0\x9f\x8e\xa5"),
-              "\xc3\xa9\xe2\x82\xac\xf0\x9f\x8e\xa5");
-    EXPECT_EQ(printable_line("caf\xe9"), "caf\\xe9");
-    EXPECT_EQ(printable_line("\x80x"), "\\x80x");
-    EXPECT_EQ(printable_line("\xe2\x82"), "\\xe2\\x82");
-    EXPECT_EQ(printable_line("\xc0\xaf"), "\\xc0\\xaf");
-    EXPECT_EQ(printable_line("\xed\xa0\x80"), "\\xed\\xa0\\x80");
-    EXPECT_EQ(printable_line("\xc2\x9b"), "\\xc2\\x9b");
+    const std::pair<const char*, const char*> utf8[] = {
+        {"\xc3\xa9\xe2\x82\xac\xf0\x9f\x8e\xa5", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x8e\xa5"},
+        {"caf\xe9", "caf\\xe9"},
+        {"\x80x", "\\x80x"},
+        {"\xe2\x82", "\\xe2\\x82"},
+        {"\xc0\xaf", "\\xc0\\xaf"},
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80"},
+        {"\xc2\x9b", "\\xc2\\x9b"}};
+    for (const auto& [in, shown] : utf8)
+        EXPECT_EQ(printable_line(in), shown) << shown;
 }
 
 TEST_F(ChainText, Errors) {

@@ -479,11 +479,24 @@ TEST(SinkVideoOptions, TimestampsFollowTimeNotIndex) {
         EXPECT_NEAR(frames[i].time_s, times[i] - 10.0, 0.002) << i;
 }
 
+// Writes one frame at each of `times` through a sink of `o`, decodes the file and expects each
+// frame back at its time, within `tolerance` seconds.
+void expect_times_kept(const SinkOptions& o, const std::vector<double>& times, double tolerance) {
+    const Image img = quads(96, 64, WorkFormat::rgba8, 0);
+    auto sink = Sink::open(o, img.g);
+    for (size_t i = 0; i < times.size(); ++i)
+        sink->write(img.bytes.data(), img.g, static_cast<int64_t>(i), times[i]);
+    sink->finish();
+    auto frames = decode_all(o.path);
+    ASSERT_EQ(frames.size(), times.size());
+    for (size_t i = 0; i < times.size(); ++i)
+        EXPECT_NEAR(frames[i].time_s, times[i], tolerance) << i;
+}
+
 // A variable-rate clip (30 fps, then 15) whose average rate is no plain ratio: every frame keeps
 // its own time, in mp4 and mkv (a time base of one average period pushed frames up to 0.7 s late).
 TEST(SinkVideoOptions, VariableRateKeepsEveryFramesTime) {
     const std::string dir = test_dir();
-    const Image img = quads(96, 64, WorkFormat::rgba8, 0);
     std::vector<double> times;
     for (int i = 0; i < 45; ++i)
         times.push_back(i / 30.0 + (i * 37 % 101) / 90000.0);
@@ -492,16 +505,8 @@ TEST(SinkVideoOptions, VariableRateKeepsEveryFramesTime) {
     for (const char* ext : {"mp4", "mkv"}) {
         SCOPED_TRACE(ext);
         SinkOptions o = out(dir + "/vfr2." + ext);
-        o.fps = 8100000.0 / 402061;  // the clip's average
-        auto sink = Sink::open(o, img.g);
-        for (size_t i = 0; i < times.size(); ++i)
-            sink->write(img.bytes.data(), img.g, static_cast<int64_t>(i), times[i]);
-        sink->finish();
-        auto frames = decode_all(o.path);
-        ASSERT_EQ(frames.size(), times.size());
-        // mkv stores milliseconds
-        for (size_t i = 0; i < times.size(); ++i)
-            EXPECT_NEAR(frames[i].time_s, times[i], 0.0006) << i;
+        o.fps = 8100000.0 / 402061;           // the clip's average
+        expect_times_kept(o, times, 0.0006);  // (mkv stores milliseconds)
     }
 }
 
@@ -510,7 +515,6 @@ TEST(SinkVideoOptions, VariableRateKeepsEveryFramesTime) {
 // base finer than 1/65535, opens on a 1/90000 source and keeps them to 8 us.
 TEST(SinkVideoOptions, SourceTimeBaseKeepsTimesExactly) {
     const std::string dir = test_dir();
-    const Image img = quads(96, 64, WorkFormat::rgba8, 0);
     std::vector<double> times;
     for (int i = 0; i < 30; ++i)
         times.push_back((i * 47 + (i * 37 % 11) * 3 + (i > 20 ? i * 20 : 0)) / 1000.0);
@@ -528,14 +532,7 @@ TEST(SinkVideoOptions, SourceTimeBaseKeepsTimesExactly) {
         o.fps = 25000.0 / 1177;
         o.time_base_num = 1;
         o.time_base_den = c.tb_den;
-        auto sink = Sink::open(o, img.g);
-        for (size_t i = 0; i < times.size(); ++i)
-            sink->write(img.bytes.data(), img.g, static_cast<int64_t>(i), times[i]);
-        sink->finish();
-        auto frames = decode_all(o.path);
-        ASSERT_EQ(frames.size(), times.size());
-        for (size_t i = 0; i < times.size(); ++i)
-            EXPECT_NEAR(frames[i].time_s, times[i], c.tolerance) << i;
+        expect_times_kept(o, times, c.tolerance);
     }
 }
 
