@@ -154,7 +154,8 @@ std::vector<uint8_t> run_stages(const std::string& chain, const FrameGeometry& g
 }
 
 // Every candidate the tuner may pick computes the same frame (odd widths exercise each vector
-// width's partial last work-item of a row).
+// width's partial last work-item of a row; 300 rows: the rows whose work-items prefetch the input
+// PF rows further down, and those past which they do not).
 TEST(PointwiseFusion, EveryVariantGivesTheSameFrame) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();
@@ -170,7 +171,7 @@ TEST(PointwiseFusion, EveryVariantGivesTheSameFrame) {
         EXPECT_EQ(label.find("-DQW="), std::string::npos) << label;
     for (WorkFormat f :
          {WorkFormat::rgba8, WorkFormat::rgba16, WorkFormat::mono8, WorkFormat::mono16}) {
-        for (auto [w, h] : {std::pair{83u, 13u}, {3u, 2u}, {64u, 3u}}) {
+        for (auto [w, h] : {std::pair{83u, 13u}, {3u, 2u}, {64u, 3u}, {83u, 300u}}) {
             const FrameGeometry g = make_geometry(w, h, f);
             std::vector<uint8_t> in(g.size_bytes());
             std::mt19937 rng(w + h);

@@ -49,6 +49,15 @@ std::vector<KernelVariant> variants() {
         // pixw_channels' shifts and masks).
         {"-DPX=4 -DQW=3", {64, 4}, {4, 1}, colour},
         {"-DPX=4 -DQW=3", {128, 2}, {4, 1}, colour},
+        // PF=R: each work-item first fetches into L2 the sector of its pixels R rows further
+        // down (common.h's vfx_prefetch_l2: no register held, no wait; nothing off NVIDIA), so
+        // that the groups that start there a fraction of a wave later (a wave of 64x4 groups
+        // is about 280 rows of a 4K frame on 132 SMs) find their input in L2 rather than wait
+        // on DRAM. H200 4K, the bench with each forced in three alternating rounds: the fused
+        // run of four 0.0282-0.0284 ms (69 % of the copy) -> 0.0272-0.0273 (72-73 %) with
+        // PF 128, 0.0275-0.0276 with 256, 0.0277 with 512 (benchmarks/2026-11-28-s21).
+        {"-DPX=4 -DQW=3 -DPF=128", {64, 4}, {4, 1}, colour},
+        {"-DPX=4 -DQW=3 -DPF=256", {64, 4}, {4, 1}, colour},
     };
 }
 
@@ -164,6 +173,11 @@ TABLES_BIND
     const int y = (int)get_global_id(1);
     if (y >= height || x0 >= width) return;
     __global const unit_t* s = (__global const unit_t*)(src + (size_t)y * (size_t)src_pitch);
+#if defined(PF) && PF
+    // PF (variants()): the prefetch of the input R = PF rows down, before this item's own load.
+    if (y + PF < height)
+        vfx_prefetch_l2((__global const uchar*)(s + x0) + (size_t)PF * (size_t)src_pitch);
+#endif
     __global unit_t* d = (__global unit_t*)(dst + (size_t)y * (size_t)dst_pitch);
 #if PX > 1
     if (x0 + PX <= width) {
