@@ -10,6 +10,8 @@
 #  3. the point-wise, Gaussian/unsharp and demosaic tests under NVIDIA's compiler (every
 #     candidate forced), where the pack holds test_compute and test_filters_isp.
 #   source .devpack/env.sh && bash scripts/s21-h200.sh [--any]
+# (Run once, before bd1f3bc, with the strips' PF candidates too: they lost on the H200 and were
+# not committed; see BENCHMARKS.md, twenty-first session.)
 # Results under $OUT: summary.txt (written as the call goes) and s21.tar.gz (everything).
 set -uo pipefail
 final=${OUT:-$PWD/s21-out}; mkdir -p "$final"

@@ -120,9 +120,9 @@ std::vector<KernelVariant> demosaic_variants() {
             // MHC 0.0213-0.0215 -> 0.0206-0.0210 ms. For bilinear and mono16 the DI=3 program.
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=2048", {16, 8}, {4, 2}},
-            // LP 512: the H200's tuner picks it, MHC 0.0190-0.0191 -> 0.0188-0.0189 ms (64-65
-            // -> 65-66 % of the copy) in the bench, three alternating rounds
-            // (benchmarks/2026-11-28-s21).
+            // LP 512: the H200's tuner picks it; its bench, three alternating rounds in each of
+            // two calls: MHC 0.0190-0.0193 ms (LP 1024) -> 0.0188-0.0189 (64-65 -> 65-66 % of
+            // the copy); LP 256 0.0193-0.0194, dropped (benchmarks/2026-11-28-s21).
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=512", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
             // PY 4: each input row split into pairs for 4 output rows rather than 2 (PY + 4
