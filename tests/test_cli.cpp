@@ -109,6 +109,12 @@ TEST(Cli, VersionAndHelp) {
     Outcome ph = vfx_run("process --help");
     EXPECT_EQ(ph.status, 0);
     EXPECT_NE(ph.output.find("--encoder-opt"), std::string::npos);
+    // The input, a positional that --input names too, is listed once under both names.
+    const std::string input_help = "Input file or lavfi:GRAPH / v4l2:/dev/videoN";
+    const size_t at = ph.output.find(input_help);
+    ASSERT_NE(at, std::string::npos) << ph.output;
+    EXPECT_EQ(ph.output.find(input_help, at + 1), std::string::npos) << ph.output;
+    EXPECT_NE(ph.output.find("input, --input TEXT REQUIRED"), std::string::npos) << ph.output;
 }
 
 TEST(Cli, ProbeNamesThePairAndTheTier) {
@@ -765,6 +771,12 @@ TEST(Cli, OptionsThatDoNotApplyAreNamed) {
                           "process: unexpected 'extra'");
     expect_one_line_error(vfx_run("process --input a.mp4 --output null --frames"),
                           "process: --frames needs a value");
+    // Something required left out: what, and for which command.
+    expect_one_line_error(vfx_run("process --output null"),
+                          "process needs an input: a file, lavfi:GRAPH or v4l2:/dev/videoN");
+    expect_one_line_error(vfx_run("process a.mp4"),
+                          "process: --output is required (see vfx process --help)");
+    expect_one_line_error(vfx_run(""), "a command is required: play, process, probe, filters");
     // "-": standard input, as with ffmpeg.
     Outcome piped;
     piped.status = run_command("cat '" + kSample + "' | '" + vfx::test::vfx_binary() +

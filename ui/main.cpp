@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <sstream>
 #include <string_view>
 
 #include "compute/preset.hpp"
@@ -161,6 +162,23 @@ struct Common {
     std::string log_level = "info";
 };
 
+// Help that lists an option which is a positional too (`input`, also `--input`) once, among the
+// positionals and under both names, where CLI11 lists it in both sections.
+class HelpFormatter final : public CLI::Formatter {
+public:
+    std::string make_option(const CLI::Option* opt, bool is_positional) const override {
+        if (!is_positional && opt->get_positional()) return {};
+        if (!is_positional || !opt->nonpositional())
+            return CLI::Formatter::make_option(opt, is_positional);
+        std::stringstream out;
+        CLI::detail::format_help(
+            out,
+            opt->get_name(true, false) + ", " + opt->get_name(false, true) + make_option_opts(opt),
+            make_option_desc(opt), column_width_);
+        return out.str();
+    }
+};
+
 void add_input_options(CLI::App* cmd, SourceOptions& s, std::vector<std::string>& opts) {
     cmd->add_option("--input-format", s.format,
                     "Demuxer to use (e.g. rawvideo, v4l2, lavfi, image2); default: probe");
@@ -193,6 +211,7 @@ void add_device_options(CLI::App* cmd, DeviceOptions& d, std::string& interop, b
 
 int main_impl(int argc, char** argv) {
     CLI::App app{"vfx — real-time video effects: FFmpeg decode, OpenCL filters, Vulkan display"};
+    app.formatter(std::make_shared<HelpFormatter>());  // before the commands: they copy it
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("vfx ") + VFX_VERSION);
     Common common;
@@ -401,7 +420,23 @@ int main_impl(int argc, char** argv) {
                               << "' (commands: play, process, probe, filters, bench)\n";
                     return 1;
                 }
-        std::cerr << "vfx: " << e.what() << " (see vfx --help)\n";
+        // Anything else: in the words of CLI11, with the command it concerns.
+        const auto& cmds = app.get_subcommands();
+        const std::string cmd = cmds.empty() ? "" : cmds.front()->get_name();
+        if (cmd.empty() && std::string_view(e.what()) == "A subcommand is required") {
+            std::cerr << "vfx: a command is required: play, process, probe, filters or bench "
+                         "(see vfx --help)\n";
+            return 1;
+        }
+        if (dynamic_cast<const CLI::RequiredError*>(&e) && !cmd.empty() &&
+            std::string_view(e.what()) == "--input is required") {
+            std::cerr << "vfx: " << cmd
+                      << " needs an input: a file, lavfi:GRAPH or v4l2:/dev/videoN (see vfx " << cmd
+                      << " --help)\n";
+            return 1;
+        }
+        std::cerr << "vfx: " << (cmd.empty() ? "" : cmd + ": ") << e.what() << " (see vfx "
+                  << (cmd.empty() ? "" : cmd + " ") << "--help)\n";
         return 1;
     }
     if (!set_log_level(common.log_level)) {
