@@ -71,6 +71,8 @@ void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counte
         const CapturedFrame up = upright(c);
         SinkOptions so;
         so.path = path;
+        so.color_primaries = c.color_primaries;  // an HDR source's shot tagged as such
+        so.color_trc = c.color_trc;
         auto sink = Sink::open(so, up.geometry);
         sink->write(up.pixels.data(), up.geometry, 0, 0.0);
         sink->finish();

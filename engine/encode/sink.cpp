@@ -13,6 +13,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/crc.h>
 #include <libavutil/dict.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
@@ -21,11 +22,13 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -81,11 +84,54 @@ private:
 
 // --- PNG ---------------------------------------------------------------------------------------
 
-// libavcodec's png encoder: RGBA8 -> rgba, RGBA16 -> rgba64be.
+// The cICP chunk (PNG, third edition: coding-independent code points, those of ITU-T H.273 that
+// FFmpeg's AVColorPrimaries / AVColorTransferCharacteristic hold) of a PNG whose pixels have
+// these primaries and transfer: for an HDR transfer (PQ, HLG) or primaries wider than BT.709's
+// (BT.2020, DCI-P3, Display P3), where a viewer that takes the file for sRGB shows it wrong.
+// Nothing for an untagged source or BT.709-like SDR, which viewers' sRGB default shows as
+// video players do. RGB (matrix 0), full range.
+std::optional<std::array<uint8_t, 4>> png_cicp(int primaries, int trc) {
+    const bool hdr = trc == AVCOL_TRC_SMPTE2084 || trc == AVCOL_TRC_ARIB_STD_B67;
+    const bool wide = primaries == AVCOL_PRI_BT2020 || primaries == AVCOL_PRI_SMPTE431 ||
+                      primaries == AVCOL_PRI_SMPTE432;
+    if (!hdr && !wide) return std::nullopt;
+    if (primaries == AVCOL_PRI_UNSPECIFIED || primaries == AVCOL_PRI_RESERVED ||
+        primaries == AVCOL_PRI_RESERVED0 || trc == AVCOL_TRC_UNSPECIFIED ||
+        trc == AVCOL_TRC_RESERVED || trc == AVCOL_TRC_RESERVED0 || primaries > 255 || trc > 255)
+        return std::nullopt;  // half a tag: a cICP chunk must name both
+    return std::array<uint8_t, 4>{static_cast<uint8_t>(primaries), static_cast<uint8_t>(trc), 0, 1};
+}
+
+// `png` with the chunk `type` (4 letters) holding `data` inserted after its IHDR chunk (the
+// signature's 8 bytes and IHDR's 25: cICP must precede PLTE and IDAT).
+void insert_png_chunk(std::vector<uint8_t>& png, const char* type, std::span<const uint8_t> data) {
+    constexpr size_t kAfterIhdr = 8 + 4 + 4 + 13 + 4;
+    if (png.size() < kAfterIhdr || std::memcmp(png.data() + 12, "IHDR", 4) != 0)
+        fail("PNG encoder gave no IHDR chunk first");
+    std::vector<uint8_t> chunk;
+    const auto n = static_cast<uint32_t>(data.size());
+    for (int shift = 24; shift >= 0; shift -= 8)
+        chunk.push_back(static_cast<uint8_t>(n >> shift));
+    chunk.insert(chunk.end(), type, type + 4);
+    chunk.insert(chunk.end(), data.begin(), data.end());
+    // PNG's CRC-32 (ISO 3309: libavutil's AV_CRC_32_IEEE_LE, pre- and post-inverted) of the
+    // type and the data.
+    const uint32_t crc = av_crc(av_crc_get_table(AV_CRC_32_IEEE_LE), UINT32_MAX, chunk.data() + 4,
+                                chunk.size() - 4) ^
+                         UINT32_MAX;
+    for (int shift = 24; shift >= 0; shift -= 8)
+        chunk.push_back(static_cast<uint8_t>(crc >> shift));
+    png.insert(png.begin() + kAfterIhdr, chunk.begin(), chunk.end());
+}
+
+// libavcodec's png encoder: RGBA8 -> rgba, RGBA16 -> rgba64be. Tagged with a cICP chunk where
+// png_cicp says so.
 class PngEncoder {
 public:
-    PngEncoder(const FrameGeometry& g, int sar_num, int sar_den, const std::string& out)
-        : out_(out), sar_{std::max(1, sar_num), std::max(1, sar_den)} {
+    PngEncoder(const FrameGeometry& g, const SinkOptions& o)
+        : out_(o.path),
+          sar_{std::max(1, o.sar_num), std::max(1, o.sar_den)},
+          cicp_(png_cicp(o.color_primaries, o.color_trc)) {
         frame_.reset(av_frame_alloc());
         pkt_.reset(av_packet_alloc());
         if (!frame_ || !pkt_) throw std::bad_alloc();
@@ -125,6 +171,7 @@ public:
         if (r < 0) fail("output '{}': PNG encoding failed ({})", out_, error_text(r));
         std::vector<uint8_t> bytes(pkt_->data, pkt_->data + pkt_->size);
         av_packet_unref(pkt_.get());
+        if (cicp_) insert_png_chunk(bytes, "cICP", *cicp_);
         return bytes;
     }
 
@@ -148,6 +195,7 @@ private:
 
     std::string out_;
     AVRational sar_;
+    std::optional<std::array<uint8_t, 4>> cicp_;
     FrameGeometry geometry_;
     CodecPtr ctx_;
     FramePtr frame_;
@@ -158,8 +206,7 @@ private:
 
 class PngImageSink final : public Sink {
 public:
-    PngImageSink(const SinkOptions& o, const FrameGeometry& g)
-        : out_(o.path), enc_(g, o.sar_num, o.sar_den, o.path) {
+    PngImageSink(const SinkOptions& o, const FrameGeometry& g) : out_(o.path), enc_(g, o) {
         check_can_create(out_, "output");
         tmp_.emplace(fs::path(out_), out_);
     }
@@ -197,7 +244,7 @@ private:
 class PngSequenceSink final : public Sink {
 public:
     PngSequenceSink(const SinkOptions& o, const FrameGeometry& g, NumberPattern p)
-        : out_(o.path), pattern_(p), enc_(g, o.sar_num, o.sar_den, o.path) {
+        : out_(o.path), pattern_(p), enc_(g, o) {
         check_can_create(out_, "output");
         // The frames' names are longer than the pattern by the number's digits (its width at
         // least): found now, not by the first rename at the end of the run.

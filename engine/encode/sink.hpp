@@ -31,8 +31,9 @@ struct SinkOptions {
     // 0: unknown (see VideoSink's choice of time base).
     int time_base_num = 0, time_base_den = 0;
     int sar_num = 1, sar_den = 1;  // sample aspect ratio written to the output
-    // Video outputs: the tags of the pixels' primaries and transfer curve (the source's:
-    // StreamInfo::color_primaries, color_trc; 2: unspecified).
+    // The tags of the pixels' primaries and transfer curve (the source's:
+    // StreamInfo::color_primaries, color_trc; 2: unspecified): in a video output's stream, and
+    // in a PNG's cICP chunk where the source is HDR or wider than BT.709 (sink.cpp's png_cicp).
     int color_primaries = 2, color_trc = 2;
 };
 
