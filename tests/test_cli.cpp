@@ -110,10 +110,15 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_EQ(ph.status, 0);
     EXPECT_NE(ph.output.find("--encoder-opt"), std::string::npos);
     // The input, a positional that --input names too, is listed once under both names.
-    const std::string input_help = "Input file or lavfi:GRAPH / v4l2:/dev/videoN";
-    const size_t at = ph.output.find(input_help);
-    ASSERT_NE(at, std::string::npos) << ph.output;
-    EXPECT_EQ(ph.output.find(input_help, at + 1), std::string::npos) << ph.output;
+    Outcome plh = vfx_run("play --help");
+    EXPECT_EQ(plh.status, 0);
+    for (const Outcome* o : {&ph, &plh}) {
+        const std::string input_help = "Input file or lavfi:GRAPH / v4l2:/dev/videoN";
+        const size_t at = o->output.find(input_help);
+        ASSERT_NE(at, std::string::npos) << o->output;
+        EXPECT_EQ(o->output.find(input_help, at + 1), std::string::npos) << o->output;
+        EXPECT_NE(o->output.find("input, --input TEXT"), std::string::npos) << o->output;
+    }
     EXPECT_NE(ph.output.find("input, --input TEXT REQUIRED"), std::string::npos) << ph.output;
 }
 
@@ -773,10 +778,14 @@ TEST(Cli, OptionsThatDoNotApplyAreNamed) {
                           "process: --frames needs a value");
     // Something required left out: what, and for which command.
     expect_one_line_error(vfx_run("process --output null"),
-                          "process needs an input: a file, lavfi:GRAPH or v4l2:/dev/videoN");
+                          "process: an input is required (a file, lavfi:GRAPH or v4l2:");
     expect_one_line_error(vfx_run("process a.mp4"),
                           "process: --output is required (see vfx process --help)");
-    expect_one_line_error(vfx_run(""), "a command is required: play, process, probe, filters");
+    expect_one_line_error(vfx_run(""),
+                          "a command is required (commands: play, process, probe, filters, bench;");
+    // An option before the command is vfx's own, not the command's.
+    expect_one_line_error(vfx_run("--frames 3 probe"),
+                          "unknown option --frames (a command's options come after its name");
     // "-": standard input, as with ffmpeg.
     Outcome piped;
     piped.status = run_command("cat '" + kSample + "' | '" + vfx::test::vfx_binary() +
@@ -1305,6 +1314,35 @@ TEST(Cli, PlayDrawsWithTheVideoPassAsked) {
     bad = vfx_run("play --headless --frames 2 --headless-size 320by200");
     EXPECT_EQ(bad.status, 1);
     EXPECT_NE(bad.output.find("--headless-size '320by200'"), std::string::npos) << bad.output;
+}
+
+// An HDR clip's frames written as PNG (by process, and by a headless play's screenshot) carry
+// a cICP chunk naming its primaries and transfer; an SDR clip's carry none.
+TEST(Cli, PngOfAnHdrSourceIsTaggedWithCicp) {
+    VFX_REQUIRE_FFMPEG_CLI();
+    const std::string dir = scratch_dir();
+    const std::string hdr = make_media(
+        "cli_hdr_pq.mkv",
+        "-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 3 -c:v ffv1 -pix_fmt yuv420p10le "
+        "-color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc");
+    ASSERT_FALSE(hdr.empty());
+    auto cicp = [](const std::string& png) {
+        for (const vfx::test::PngChunk& c : vfx::test::png_chunks(png))
+            if (c.type == "cICP") return c.data;
+        return std::vector<uint8_t>{};
+    };
+    const std::vector<uint8_t> pq{9, 16, 0, 1};  // BT.2020, PQ, RGB, full range
+    Outcome r = vfx_run("process --input '" + hdr + "' --frames 1 --output '" + dir + "/hdr.png'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(cicp(dir + "/hdr.png"), pq);
+    r = vfx_run("play --headless --frames 2 --input '" + hdr + "' --screenshot '" + dir +
+                "/shot.png'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(cicp(dir + "/shot.png"), pq);
+    r = vfx_run("process --input '" + kSample + "' --frames 1 --output '" + dir + "/sdr.png'");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_FALSE(vfx::test::png_chunks(dir + "/sdr.png").empty());
+    EXPECT_TRUE(cicp(dir + "/sdr.png").empty());
 }
 
 // Direct decode (on by default in play, process and bench --decode; --no-direct-decode for

@@ -305,32 +305,6 @@ TEST(SinkPng, SampleAspectRatioWritten) {
     EXPECT_EQ(frames[0].sar_num * 3, frames[0].sar_den * 4);
 }
 
-// The chunks of a PNG file in order: type, data; each chunk's CRC checked (PNG's CRC-32).
-std::vector<std::pair<std::string, std::vector<uint8_t>>> png_chunks(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    const std::vector<uint8_t> b((std::istreambuf_iterator<char>(f)),
-                                 std::istreambuf_iterator<char>());
-    std::vector<std::pair<std::string, std::vector<uint8_t>>> out;
-    auto be32 = [&](size_t i) {
-        return uint32_t{b[i]} << 24 | uint32_t{b[i + 1]} << 16 | uint32_t{b[i + 2]} << 8 | b[i + 3];
-    };
-    for (size_t i = 8; i + 12 <= b.size();) {
-        const uint32_t n = be32(i);
-        if (i + 12 + n > b.size()) break;
-        uint32_t crc = 0xFFFFFFFFu;  // bitwise CRC-32 (reflected 0xEDB88320), as PNG defines it
-        for (size_t k = i + 4; k < i + 8 + n; ++k) {
-            crc ^= b[k];
-            for (int bit = 0; bit < 8; ++bit)
-                crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-        }
-        EXPECT_EQ(crc ^ 0xFFFFFFFFu, be32(i + 8 + n)) << path << " chunk at " << i;
-        out.emplace_back(std::string(b.begin() + i + 4, b.begin() + i + 8),
-                         std::vector<uint8_t>(b.begin() + i + 8, b.begin() + i + 8 + n));
-        i += 12 + n;
-    }
-    return out;
-}
-
 // An HDR or wide-gamut source's frames are tagged (cICP, right after IHDR: primaries, transfer,
 // RGB, full range), so a viewer does not take them for sRGB; SDR BT.709 and untagged ones are
 // left as PNGs have always been read (sRGB). The pixels are unchanged either way.
@@ -348,7 +322,10 @@ TEST(SinkPng, HdrAndWideGamutSourcesTaggedWithCicp) {
         {"p3.png", AVCOL_PRI_SMPTE432, AVCOL_TRC_IEC61966_2_1, {12, 13, 0, 1}},
         {"sdr.png", AVCOL_PRI_BT709, AVCOL_TRC_BT709, {}},
         {"untagged.png", AVCOL_PRI_UNSPECIFIED, AVCOL_TRC_UNSPECIFIED, {}},
-        {"half.png", AVCOL_PRI_UNSPECIFIED, AVCOL_TRC_SMPTE2084, {}},
+        // PQ without primaries: BT.2020's, which HDR10 defines; BT.2020 with an unknown
+        // transfer: no tag (cICP names both).
+        {"pq-only.png", AVCOL_PRI_UNSPECIFIED, AVCOL_TRC_SMPTE2084, {9, 16, 0, 1}},
+        {"bt2020-only.png", AVCOL_PRI_BT2020, AVCOL_TRC_UNSPECIFIED, {}},
     };
     for (const Case& c : cases) {
         SinkOptions o = out(dir + "/" + c.name);
@@ -357,17 +334,19 @@ TEST(SinkPng, HdrAndWideGamutSourcesTaggedWithCicp) {
         auto sink = Sink::open(o, img.g);
         sink->write(img.bytes.data(), img.g, 0, 0);
         sink->finish();
-        const auto chunks = png_chunks(dir + "/" + c.name);
+        const auto chunks = test::png_chunks(dir + "/" + c.name);
         ASSERT_GE(chunks.size(), 3u) << c.name;
-        EXPECT_EQ(chunks.front().first, "IHDR") << c.name;
-        EXPECT_EQ(chunks.back().first, "IEND") << c.name;
+        EXPECT_EQ(chunks.front().type, "IHDR") << c.name;
+        EXPECT_EQ(chunks.back().type, "IEND") << c.name;
         size_t found = 0;
-        for (size_t i = 0; i < chunks.size(); ++i)
-            if (chunks[i].first == "cICP") {
+        for (size_t i = 0; i < chunks.size(); ++i) {
+            EXPECT_TRUE(chunks[i].crc_ok) << c.name << " " << chunks[i].type;
+            if (chunks[i].type == "cICP") {
                 ++found;
                 EXPECT_EQ(i, 1u) << c.name << ": cICP right after IHDR";
-                EXPECT_EQ(chunks[i].second, c.cicp) << c.name;
+                EXPECT_EQ(chunks[i].data, c.cicp) << c.name;
             }
+        }
         EXPECT_EQ(found, c.cicp.empty() ? 0u : 1u) << c.name;
         auto frames = decode_all(dir + "/" + c.name);
         ASSERT_EQ(frames.size(), 1u) << c.name;

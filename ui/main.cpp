@@ -413,26 +413,34 @@ int main_impl(int argc, char** argv) {
                       << what.substr(0, what.find(':')) << " needs a value\n";
             return 1;
         }
-        if (app.get_subcommands().empty())
-            for (const std::string& w : app.remaining())
-                if (!w.starts_with("-")) {
-                    std::cerr << "vfx: unknown command '" << w
-                              << "' (commands: play, process, probe, filters, bench)\n";
-                    return 1;
-                }
+        std::string commands;  // "play, process, ..." as registered
+        for (const CLI::App* c : app.get_subcommands({}))
+            commands += (commands.empty() ? "" : ", ") + c->get_name();
+        // Words before any command: an option vfx itself does not take, or no such command.
+        for (const std::string& w : app.remaining()) {
+            if (w.starts_with("-"))
+                std::cerr << "vfx: unknown option " << printable_line(w)
+                          << " (a command's options come after its name; see vfx --help)\n";
+            else if (app.get_subcommands().empty())
+                std::cerr << "vfx: unknown command '" << printable_line(w)
+                          << "' (commands: " << commands << ")\n";
+            else
+                continue;
+            return 1;
+        }
         // Anything else: in the words of CLI11, with the command it concerns.
         const auto& cmds = app.get_subcommands();
         const std::string cmd = cmds.empty() ? "" : cmds.front()->get_name();
         if (cmd.empty() && std::string_view(e.what()) == "A subcommand is required") {
-            std::cerr << "vfx: a command is required: play, process, probe, filters or bench "
-                         "(see vfx --help)\n";
+            std::cerr << "vfx: a command is required (commands: " << commands
+                      << "; see vfx --help)\n";
             return 1;
         }
         if (dynamic_cast<const CLI::RequiredError*>(&e) && !cmd.empty() &&
             std::string_view(e.what()) == "--input is required") {
             std::cerr << "vfx: " << cmd
-                      << " needs an input: a file, lavfi:GRAPH or v4l2:/dev/videoN (see vfx " << cmd
-                      << " --help)\n";
+                      << ": an input is required (a file, lavfi:GRAPH or v4l2:/dev/videoN; see vfx "
+                      << cmd << " --help)\n";
             return 1;
         }
         std::cerr << "vfx: " << (cmd.empty() ? "" : cmd + ": ") << e.what() << " (see vfx "

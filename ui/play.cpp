@@ -32,10 +32,14 @@ namespace vfx::ui {
 namespace {
 
 // Writes an RGBA8 image as PNG through the same sink `vfx process` uses, its file into `files`
-// unpublished (published with the run's report).
-void save_png(const RgbaImage& img, const std::string& path, std::vector<TempFile>& files) {
+// unpublished (published with the run's report). `stream`: the source's, whose colour tags the
+// rendered pixels keep (the renderer does not convert the transfer curve or the primaries).
+void save_png(const RgbaImage& img, const std::string& path, const StreamInfo& stream,
+              std::vector<TempFile>& files) {
     SinkOptions so;
     so.path = path;
+    so.color_primaries = stream.color_primaries;
+    so.color_trc = stream.color_trc;
     FrameGeometry g;
     g.width = img.width;
     g.height = img.height;
@@ -322,7 +326,7 @@ int run_play(const PlayOptions& o) {
     // The screenshot and the report are published together at the end: all or none.
     std::vector<TempFile> files;
     const bool shot = headless && !o.screenshot.empty() && player->frames_shown() > 0;
-    if (shot) save_png(renderer->read_back(), o.screenshot, files);
+    if (shot) save_png(renderer->read_back(), o.screenshot, player->stream(), files);
 
     RunInfo info;
     info.command = "play";

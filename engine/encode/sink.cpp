@@ -92,13 +92,16 @@ private:
 // video players do. RGB (matrix 0), full range.
 std::optional<std::array<uint8_t, 4>> png_cicp(int primaries, int trc) {
     const bool hdr = trc == AVCOL_TRC_SMPTE2084 || trc == AVCOL_TRC_ARIB_STD_B67;
+    // An HDR transfer without primaries: BT.2020's, which HDR10 and HLG both define (as FFmpeg's
+    // tone-mapping filters take them).
+    if (hdr && primaries == AVCOL_PRI_UNSPECIFIED) primaries = AVCOL_PRI_BT2020;
     const bool wide = primaries == AVCOL_PRI_BT2020 || primaries == AVCOL_PRI_SMPTE431 ||
                       primaries == AVCOL_PRI_SMPTE432;
     if (!hdr && !wide) return std::nullopt;
     if (primaries == AVCOL_PRI_UNSPECIFIED || primaries == AVCOL_PRI_RESERVED ||
         primaries == AVCOL_PRI_RESERVED0 || trc == AVCOL_TRC_UNSPECIFIED ||
         trc == AVCOL_TRC_RESERVED || trc == AVCOL_TRC_RESERVED0 || primaries > 255 || trc > 255)
-        return std::nullopt;  // half a tag: a cICP chunk must name both
+        return std::nullopt;  // wide primaries with an unknown transfer: cICP must name both
     return std::array<uint8_t, 4>{static_cast<uint8_t>(primaries), static_cast<uint8_t>(trc), 0, 1};
 }
 

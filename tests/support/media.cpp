@@ -4,14 +4,44 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace fs = std::filesystem;
 
 namespace vfx::test {
+
+std::vector<PngChunk> png_chunks(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    const std::vector<uint8_t> b((std::istreambuf_iterator<char>(f)),
+                                 std::istreambuf_iterator<char>());
+    static constexpr uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    std::vector<PngChunk> out;
+    if (b.size() < 8 || !std::equal(b.begin(), b.begin() + 8, kSignature)) return out;
+    auto be32 = [&](size_t i) {
+        return uint32_t{b[i]} << 24 | uint32_t{b[i + 1]} << 16 | uint32_t{b[i + 2]} << 8 | b[i + 3];
+    };
+    for (size_t i = 8; i + 12 <= b.size();) {
+        const uint32_t n = be32(i);
+        if (i + 12 + n > b.size()) break;
+        uint32_t crc = 0xFFFFFFFFu;  // bitwise CRC-32 (reflected 0xEDB88320), as PNG defines it
+        for (size_t k = i + 4; k < i + 8 + n; ++k) {
+            crc ^= b[k];
+            for (int bit = 0; bit < 8; ++bit)
+                crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+        }
+        out.push_back({std::string(b.begin() + i + 4, b.begin() + i + 8),
+                       std::vector<uint8_t>(b.begin() + i + 8, b.begin() + i + 8 + n),
+                       (crc ^ 0xFFFFFFFFu) == be32(i + 8 + n)});
+        i += 12 + n;
+    }
+    return out;
+}
 
 int run_command(const std::string& cmd, std::string* output) {
     std::string full = cmd + " 2>&1";

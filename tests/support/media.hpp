@@ -1,6 +1,7 @@
 #pragma once
 // Test media made on demand with the ffmpeg CLI (installed by scripts/setup.sh) and cached in
 // the build tree, so the repository holds no test clips but the bundled sample.
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -65,6 +66,15 @@ bool ffprobe_cli_available();
 #define VFX_REQUIRE_LAVFI() \
     GTEST_SKIP() << "built without libavdevice (VFX_WITH_AVDEVICE=OFF): no lavfi: sources"
 #endif
+
+// A PNG file's chunks in order (an empty list for a file that is not a PNG), each with whether
+// its CRC is PNG's CRC-32 of its type and data.
+struct PngChunk {
+    std::string type;
+    std::vector<uint8_t> data;
+    bool crc_ok = false;
+};
+std::vector<PngChunk> png_chunks(const std::string& path);
 
 // Directory for files the current test writes (its own, emptied when the test first asks).
 std::string scratch_dir();
