@@ -1187,17 +1187,22 @@ import -window root "PNG24:$dir/before.png"
 xdotool key h
 sleep 1
 # At a person's pace: a frame must see the pointer over the slider and Ctrl held before the
-# click, or ImGui takes a plain click that sets the value under the pointer.
+# click, or ImGui takes a plain click that sets the value under the pointer (the pauses are
+# long enough for a frame of a 2-core machine that is busy with other work too).
 xdotool mousemove 142 184
-sleep 0.5
+sleep 1
 xdotool keydown ctrl
-sleep 0.3
+sleep 1
 xdotool click 1
-sleep 0.3
+sleep 1
 xdotool keyup ctrl
-sleep 0.5
+sleep 1
+# Each key a frame or more apart, as typed: ImGui 1.86 (Debian 12's) takes a key between two
+# frames in the next one, and a character typed in the same gap ahead of it.
 xdotool key ctrl+a
+sleep 0.5
 xdotool type 0
+sleep 0.5
 xdotool key Return
 sleep 2.5
 xdotool key h
