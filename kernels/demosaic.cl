@@ -27,7 +27,8 @@
 // (common.h's vfx_prmt).
 // -DLP=D -DLX=<work-group width> (DI): the input rows of the work-group D places further in
 // launch order prefetched into L2 as the kernel starts (common.h's vfx_prefetch_ahead), so that
-// when that group runs its loads wait on L2 rather than on DRAM.
+// when that group runs its loads wait on L2 rather than on DRAM. -DRP=R: the same by rows, each
+// work-item its own rows R rows further down.
 // Arguments: src, src_pitch, dst, dst_pitch, width, height.
 
 #ifndef PY
@@ -67,6 +68,9 @@
 #endif
 #if PRMT && DI != 3 && DI != 5
 #error "demosaic: PRMT is an option of DI=3|5"
+#endif
+#if defined(RP) && RP && defined(LP) && LP
+#error "demosaic: RP and LP are two forms of one prefetch: one at most"
 #endif
 
 #define DM_CAT_(a, b) a##b
@@ -398,6 +402,19 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
     const int xa = (int)get_global_id(0) * PX;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
+#if defined(RP) && RP
+    // -DRP=R: this work-item's own PY rows, R rows further down, fetched into L2 now (the rows of
+    // the groups that start there a fraction of a wave later, in launch order; R a multiple of
+    // the group's height; nothing off NVIDIA). The plainest form of LP: an address and a
+    // prefetch per row, no group index arithmetic.
+    if (y0 + PY + RP <= height) {
+        __global const uchar* ahead =
+            src + (size_t)(y0 + RP) * (size_t)src_pitch + (size_t)xa * sizeof(mono_t);
+#pragma unroll
+        for (int j = 0; j < PY; ++j, ahead += src_pitch)
+            vfx_prefetch_l2(ahead);
+    }
+#endif
 
     dmw_t w[PY + 4][DM_Q + 2];  // w[j][i]: samples xa + 4 (i - 1) .. + 3 of row y0 - 2 + j
     if (xa >= 4 && xa + PX + 3 < width && y0 >= 2 && y0 + PY + 2 <= height) {

@@ -429,16 +429,19 @@ TEST_F(Isp, DemosaicAndMosaicEveryTunedVariant) {
     cl.tuner().force("");
 }
 
-// The candidates that prefetch the rows of the group 1024 places ahead (demosaic.cl's LP) on
-// frames of more than 1024 work-groups in each of their shapes, so that the prefetches are
-// issued (on NVIDIA; elsewhere they are nothing): 4100 x 600 (prefetched tiles inside the frame
-// and at its right edge, clamped to its width) and 3 x 40000 (one group per row of groups).
+// The candidates that prefetch the rows of the group up to 2048 places ahead (demosaic.cl's LP)
+// or R rows down (RP) on frames of more than 2048 work-groups in each of their shapes, so that
+// the prefetches are issued (on NVIDIA; elsewhere they are nothing): 4100 x 600 (prefetched
+// tiles inside the frame and at its right edge, clamped to its width) and 3 x 40000 (one group
+// per row of groups).
 TEST_F(Isp, DemosaicPrefetchingVariantsOnFramesOfManyGroups) {
     ClContext& cl = *test_cl();
     const std::pair<int, int> sizes[] = {{4100, 600}, {3, 40000}};
     int prefetching = 0;
     for (const KernelVariant& v : stencil::demosaic_variants()) {
-        if (v.options.find("-DLP=") == std::string::npos) continue;
+        if (v.options.find("-DLP=") == std::string::npos &&
+            v.options.find("-DRP=") == std::string::npos)
+            continue;
         ++prefetching;
         cl.tuner().force(v.label());
         std::mt19937 rng(107);

@@ -124,6 +124,15 @@ std::vector<KernelVariant> demosaic_variants() {
             // two calls: MHC 0.0190-0.0193 ms (LP 1024) -> 0.0188-0.0189 (64-65 -> 65-66 % of
             // the copy); LP 256 0.0193-0.0194, dropped (benchmarks/2026-11-28-s21).
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=512", {16, 8}, {4, 2}},
+            // RP=R (demosaic.cl): the same prefetch by rows, each work-item its own rows R rows
+            // down: no group-index arithmetic (LP's division by the groups per row costs every
+            // work-item more than its prefetch). H200 4K, the bench with each forced in three
+            // alternating rounds: MHC 0.0183-0.0187 ms (66-67 % of the copy) against
+            // 0.0188-0.0190 for LP 512; H100: RP 256 0.0205-0.0207 against 0.0208-0.0209 for
+            // LP 1024 (benchmarks/2026-11-28-s21).
+            {"-DPY=2 -DDI=5 -DPRMT=1 -DRP=128", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=5 -DPRMT=1 -DRP=192", {16, 8}, {4, 2}},
+            {"-DPY=2 -DDI=5 -DPRMT=1 -DRP=256", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
             // PY 4: each input row split into pairs for 4 output rows rather than 2 (PY + 4
             // rows for PY), fewer integer operations again; tied with PY 2 in DI=3 on the H200.
