@@ -31,23 +31,30 @@ namespace vfx::ui {
 
 namespace {
 
-// Writes an RGBA8 image as PNG through the same sink `vfx process` uses, its file into `files`
-// unpublished (published with the run's report). `stream`: the source's, whose colour tags the
-// rendered pixels keep (the renderer does not convert the transfer curve or the primaries).
-void save_png(const RgbaImage& img, const std::string& path, const StreamInfo& stream,
-              std::vector<TempFile>& files) {
+// One picture written as a PNG through the same sink `vfx process` uses, tagged with the
+// source's colours (`stream`: neither the chain nor the renderer converts the transfer curve or
+// the primaries). The caller publishes its file (finish / finish_into).
+std::unique_ptr<Sink> write_png(const uint8_t* pixels, const FrameGeometry& g,
+                                const std::string& path, const StreamInfo& stream) {
     SinkOptions so;
     so.path = path;
     so.color_primaries = stream.color_primaries;
     so.color_trc = stream.color_trc;
+    auto sink = Sink::open(so, g);
+    sink->write(pixels, g, 0, 0.0);
+    return sink;
+}
+
+// The headless --screenshot (the rendered RGBA8 image), its file into `files` unpublished
+// (published with the run's report).
+void save_png(const RgbaImage& img, const std::string& path, const StreamInfo& stream,
+              std::vector<TempFile>& files) {
     FrameGeometry g;
     g.width = img.width;
     g.height = img.height;
     g.format = WorkFormat::rgba8;
     g.pitch = size_t{img.width} * 4;
-    auto sink = Sink::open(so, g);
-    sink->write(img.pixels.data(), g, 0, 0.0);
-    sink->finish_into(files);
+    write_png(img.pixels.data(), g, path, stream)->finish_into(files);
 }
 
 // A processed frame as the viewer sees it: turned upright by its rotation (pixels of 4 or 8
@@ -61,10 +68,10 @@ CapturedFrame upright(const CapturedFrame& c) {
 }
 
 // The S key: the processed frame (no overlay), upright, as the first free
-// DIR/vfx-shot-NNNN.png. A failure to write is logged; playback goes on.
-// Writes the S key's screenshot; says in `state` (the overlay's Status panel) what came of it.
-void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counter,
-                     OverlayState& state) {
+// DIR/vfx-shot-NNNN.png. A failure to write is logged and said in `state` (the overlay's Status
+// panel); playback goes on.
+void save_screenshot(const CapturedFrame& c, const StreamInfo& stream, const std::string& dir,
+                     int& counter, OverlayState& state) {
     namespace fs = std::filesystem;
     std::string path;
     std::error_code ec;
@@ -73,13 +80,7 @@ void save_screenshot(const CapturedFrame& c, const std::string& dir, int& counte
     } while (fs::exists(path, ec) && counter < 9999);
     try {
         const CapturedFrame up = upright(c);
-        SinkOptions so;
-        so.path = path;
-        so.color_primaries = c.color_primaries;  // an HDR source's shot tagged as such
-        so.color_trc = c.color_trc;
-        auto sink = Sink::open(so, up.geometry);
-        sink->write(up.pixels.data(), up.geometry, 0, 0.0);
-        sink->finish();
+        write_png(up.pixels.data(), up.geometry, path, stream)->finish();
         spdlog::info("screenshot: {} ({}x{}, at {:.2f} s)", path, up.geometry.width,
                      up.geometry.height, c.position_s);
         state.screenshot = "screenshot: " + path;
@@ -317,7 +318,7 @@ int run_play(const PlayOptions& o) {
         }
         if (!player->step(draw)) break;
         if (auto shot = player->take_capture())
-            save_screenshot(*shot, o.screenshot_dir, shots, state);
+            save_screenshot(*shot, player->stream(), o.screenshot_dir, shots, state);
     }
     player->finish();
     const double wall_s =

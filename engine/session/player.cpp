@@ -329,8 +329,6 @@ void Player::render_frame(const HostFrame& frame, bool fresh, double queue_ms,
         c.rotation = frame.rotation;
         c.index = frame.index;
         c.position_s = frame.position_s;
-        c.color_primaries = source_->info().color_primaries;
-        c.color_trc = source_->info().color_trc;
         capture_ = std::move(c);
         capture_requested_ = false;
     }

@@ -67,7 +67,6 @@ struct CapturedFrame {
     int rotation = 0;             // degrees clockwise the picture is shown turned
     int64_t index = 0;
     double position_s = 0;
-    int color_primaries = 2, color_trc = 2;  // the source's tags (StreamInfo's)
 };
 
 class Player {
