@@ -69,6 +69,17 @@ std::string ffprobe_video(const std::string& path, const std::string& entries) {
 // (or screenshot) each other's windows.
 const std::string kOwnDisplay = "timeout -k 5 150 xvfb-run -a -s '-screen 0 1280x720x24' ";
 
+// The number of frames vfx's own source decodes from a file.
+int frames_in(const std::string& path) {
+    vfx::SourceOptions so;
+    so.input = path;
+    auto src = vfx::Source::open(so);
+    int n = 0;
+    while (src->next())
+        ++n;
+    return n;
+}
+
 nlohmann::json read_json(const std::string& path) {
     std::ifstream f(path);
     return nlohmann::json::parse(f);
@@ -242,13 +253,7 @@ TEST(Cli, ProcessWritesEveryKindOfOutput) {
                 "' --frames 12 --chain 'gaussian=sigma=1,unsharp=sigma=1:amount=1' --output '" +
                 dir + "/out.mp4' --report '" + dir + "/r.json'");
     ASSERT_EQ(mp4.status, 0) << mp4.output;
-    vfx::SourceOptions so;
-    so.input = dir + "/out.mp4";
-    auto src = vfx::Source::open(so);
-    int n = 0;
-    while (src->next())
-        ++n;
-    EXPECT_EQ(n, 12);
+    EXPECT_EQ(frames_in(dir + "/out.mp4"), 12);
     auto j = read_json(dir + "/r.json");
     EXPECT_EQ(j["frames"], 12);
     EXPECT_EQ(j["chain"], "gaussian=sigma=1,unsharp=sigma=1:amount=1");
@@ -735,13 +740,7 @@ TEST(Cli, FifoOutputStreamsMkvAndExplainsMp4) {
                         &r.output);
         if (std::string(name) == "pipe.mkv") {
             ASSERT_EQ(r.status, 0) << r.output;
-            vfx::SourceOptions so;
-            so.input = dir + "/got";
-            auto src = vfx::Source::open(so);
-            int n = 0;
-            while (src->next())
-                ++n;
-            EXPECT_EQ(n, 5);
+            EXPECT_EQ(frames_in(dir + "/got"), 5);
         } else {
             expect_one_line_error(r, "mp4 and mov need a seekable file");
         }

@@ -403,14 +403,17 @@ int main_impl(int argc, char** argv) {
                               << o->count() << " times; it takes one value\n";
                     return 1;
                 }
+        // The command the error concerns ("" before any).
+        const std::string cmd =
+            app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
+        const std::string cmd_prefix = cmd.empty() ? "" : cmd + ": ";
         // An option at the end without its value (CLI11: "--frames: 1 required INT:at least 1
         // missing").
         if (const std::string_view what = e.what();
             dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.ends_with(" missing") &&
             what.starts_with("--") && what.find(':') != what.npos) {
-            const auto& cmds = app.get_subcommands();
-            std::cerr << "vfx: " << (cmds.empty() ? "" : cmds.front()->get_name() + ": ")
-                      << what.substr(0, what.find(':')) << " needs a value\n";
+            std::cerr << "vfx: " << cmd_prefix << what.substr(0, what.find(':'))
+                      << " needs a value\n";
             return 1;
         }
         std::string commands;  // "play, process, ..." as registered
@@ -421,7 +424,7 @@ int main_impl(int argc, char** argv) {
             if (w.starts_with("-"))
                 std::cerr << "vfx: unknown option " << printable_line(w)
                           << " (a command's options come after its name; see vfx --help)\n";
-            else if (app.get_subcommands().empty())
+            else if (cmd.empty())
                 std::cerr << "vfx: unknown command '" << printable_line(w)
                           << "' (commands: " << commands << ")\n";
             else
@@ -429,8 +432,6 @@ int main_impl(int argc, char** argv) {
             return 1;
         }
         // Anything else: in the words of CLI11, with the command it concerns.
-        const auto& cmds = app.get_subcommands();
-        const std::string cmd = cmds.empty() ? "" : cmds.front()->get_name();
         if (cmd.empty() && std::string_view(e.what()) == "A subcommand is required") {
             std::cerr << "vfx: a command is required (commands: " << commands
                       << "; see vfx --help)\n";
@@ -443,7 +444,7 @@ int main_impl(int argc, char** argv) {
                       << cmd << " --help)\n";
             return 1;
         }
-        std::cerr << "vfx: " << (cmd.empty() ? "" : cmd + ": ") << e.what() << " (see vfx "
+        std::cerr << "vfx: " << cmd_prefix << e.what() << " (see vfx "
                   << (cmd.empty() ? "" : cmd + " ") << "--help)\n";
         return 1;
     }
