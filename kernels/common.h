@@ -281,6 +281,28 @@ inline uint4 vfx_level4(float4 v) {
     return (uint4)(vfx_level(v.x), vfx_level(v.y), vfx_level(v.z), vfx_level(v.w));
 }
 
+// Two 8-bit levels in one word: lo and hi rounded to nearest even and saturated to 0..255 (each
+// the value vfx_level gives at 8 bits) in bytes 0 and 1, the low 16 bits of `rest` in bytes 2
+// and 3; two calls, the first the second's `rest`, make four levels. NVIDIA's compiler gets two
+// cvt.rni.s32.f32 and a cvt.pack.sat.u8.s32.b32, which ptxas makes one F2IP for both
+// conversions and the packing (sm_90: where two vfx_level calls and their packing take three
+// instructions or four). The same value elsewhere (NaN gives 0 in both).
+inline uint vfx_level2_u8(float hi, float lo, uint rest) {
+#ifdef __NV_CL_C_VERSION
+    uint r;
+    asm("{\n\t.reg .s32 vh, vl;\n\t"
+        "cvt.rni.s32.f32 vh, %1;\n\t"
+        "cvt.rni.s32.f32 vl, %2;\n\t"
+        "cvt.pack.sat.u8.s32.b32 %0, vh, vl, %3;\n\t}"
+        : "=r"(r)
+        : "f"(hi), "f"(lo), "r"(rest));
+    return r;
+#else
+    return convert_uint(convert_uchar_sat_rte(lo)) | convert_uint(convert_uchar_sat_rte(hi)) << 8 |
+           rest << 16;
+#endif
+}
+
 // sqrt(x), correctly rounded, for x = 0 or 2^-101 <= x <= FLT_MAX (no denormals, none of
 // [2^-126, 2^-101), no negatives, infinities or NaN). The program must be built with
 // -cl-fp32-correctly-rounded-divide-sqrt, so that sqrt() is correctly rounded everywhere (the

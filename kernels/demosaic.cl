@@ -72,6 +72,16 @@
 #if defined(RP) && RP && defined(LP) && LP
 #error "demosaic: RP and LP are two forms of one prefetch: one at most"
 #endif
+// -DFP=1 (with DI=5 and PRMT): the mono8 MHC's levels converted and packed two at a time
+// (dm_pixels_fp); for bilinear and mono16, which have no float step, the DI=5 program.
+#if defined(FP) && FP && (DI != 5 || !PRMT)
+#error "demosaic: FP is an option of DI=5 with PRMT"
+#endif
+#if defined(FP) && FP && !WORK16 && METHOD == 0
+#define DM_FP 1
+#else
+#define DM_FP 0
+#endif
 
 #define DM_CAT_(a, b) a##b
 #define DM_CAT(a, b) DM_CAT_(a, b)
@@ -322,6 +332,30 @@ inline dmc_t dm_round16(dp_t t) {
     const uint lo = t - hi * 65536u;                               // 0x4B000000 | T0
     return dm_round16_lane(lo) + dm_round16_lane(hi) * 65536u;
 }
+#if DM_FP
+// -DFP=1: S / 16 of both lanes as floats (dm_round16's first steps), x lane 0, y lane 1.
+inline float2 dm_lanes16(dp_t t) {
+    const uint hi = mul_hi(t, 65536u) + (0x4B000000u - 0x4B00u);  // 0x4B000000 | T1
+    const uint lo = t - hi * 65536u;                               // 0x4B000000 | T0
+    const float k = -(8388608.0f + 32768.0f) * 0.0625f;
+    return (float2)(fma(as_float(lo), 0.0625f, k), fma(as_float(hi), 0.0625f, k));
+}
+// The pixel words of lanes 0 and 1 of a pair whose sample pair c (bytes 0 and 2) is channel cs
+// and whose sums ta, tb (16 x value + DM_BIAS per lane) are channels ca, cb: the four values
+// rounded, saturated and packed by two conversions (common.h's vfx_level2_u8: one F2IP each on
+// NVIDIA, bytes a0 a1 b0 b1), each pixel word then one byte permute of them and c | alpha.
+// Where dm_round16 and dm_pixels take four conversions, two packing adds and four more
+// operations for the same two words.
+inline uint2 dm_pixels_fp(dp_t c, int cs, dp_t ta, int ca, dp_t tb, int cb) {
+    const float2 a = dm_lanes16(ta), b = dm_lanes16(tb);
+    const uint w = vfx_level2_u8(a.y, a.x, vfx_level2_u8(b.y, b.x, 0u));  // a0 a1 b0 b1
+    const uint cf = c | 0xFF00FF00u;                                       // c0 FF c1 FF
+    // Byte i of a pixel word (R, G, B, alpha) from byte n of cf (0 .. 3) or of w (4 .. 7).
+    const uint s0 = (0u << (4 * cs)) | (4u << (4 * ca)) | (6u << (4 * cb)) | 0x1000u;
+    const uint s1 = (2u << (4 * cs)) | (5u << (4 * ca)) | (7u << (4 * cb)) | 0x3000u;
+    return (uint2)(vfx_prmt(cf, w, s0), vfx_prmt(cf, w, s1));
+}
+#endif
 #elif DI == 3
 // DI=3: the rounding and saturation on the float pipe (the integer one is the busier): a lane
 // (T = S + 2^15, exact) as the float 2^23 + T by its bits, times 1/16 minus (2^23 + 2^15) / 16
@@ -453,7 +487,11 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
 #pragma unroll
             for (int k = 0; k < 2; ++k)
                 v2[k] = p[j][q][k + 2] + p[j + 4][q][k + 2];
+#if DM_FP
+            uint2 px[2];  // px[e]: the pixel words of pair e's lanes
+#else
             dmc_t ch[2][3];  // ch[e][colour]: the pair of pixels e and e + 2 of the quad
+#endif
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
 #define P0(k) p[j + 2][q][e + (k) + 2]  // P(e + k) of the centre row
@@ -463,37 +501,53 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
                 const dp_t d = v1[e] + v1[e + 2];  // the four diagonal neighbours
 #undef P0
                 const int site = cfa_at(CFA, e, j);  // xa and y0 are even
+#if METHOD == 0
+                // The sums of the two missing colours (16 x value + DM_BIAS), channels ca, cb.
+                // Green site, one missing colour on the row, the other on the column: 16 x the
+                // float path's h and vv (10c + 8h1 - 2h2 - 2d + v2 and transposed). Red or blue:
+                // green on the cross, the other colour on the diagonals, 16 x gg and o (8c +
+                // 4cross1 - 2cross2 and 12c + 4d - 3cross2, both with l = 4c - cross2).
+                dp_t sa, sb;
+                int ca, cb;
+                if (site == 1) {
+                    const dp_t g = 10 * c - 2 * d + DM_BIAS;
+                    sa = g + 8 * h1 - 2 * h2 + vs2;
+                    sb = g + 8 * vs1 - 2 * vs2 + h2;
+                    ca = cfa_at(CFA, e + 1, j);  // the row's colour
+                    cb = 2 - ca;
+                } else {
+                    const dp_t l = 4 * c - (h2 + vs2);
+                    sa = 4 * (h1 + vs1) + 2 * l + DM_BIAS;
+                    sb = 4 * d + 3 * l + DM_BIAS;
+                    ca = 1;
+                    cb = 2 - site;
+                }
+#if DM_FP
+                px[e] = dm_pixels_fp(c, site, sa, ca, sb, cb);
+#else
+                ch[e][site] = dm_sample(c);
+                ch[e][ca] = dm_round16(sa);
+                ch[e][cb] = dm_round16(sb);
+#endif
+#else
                 ch[e][site] = dm_sample(c);
                 if (site == 1) {  // green: one missing colour on the row, the other on the column
-                    dmc_t h, v;
-#if METHOD == 0
-                    // 16 x the float path's h and vv: 10c + 8h1 - 2h2 - 2d + v2 and transposed.
-                    const dp_t g = 10 * c - 2 * d + DM_BIAS;
-                    h = dm_round16(g + 8 * h1 - 2 * h2 + vs2);
-                    v = dm_round16(g + 8 * vs1 - 2 * vs2 + h2);
-#else
-                    h = dm_round2(h1);
-                    v = dm_round2(vs1);
-#endif
                     const int row_colour = cfa_at(CFA, e + 1, j);
-                    ch[e][row_colour] = h;
-                    ch[e][2 - row_colour] = v;
+                    ch[e][row_colour] = dm_round2(h1);
+                    ch[e][2 - row_colour] = dm_round2(vs1);
                 } else {  // red or blue: green on the cross, the other colour on the diagonals
-#if METHOD == 0
-                    // 16 x the float path's gg and o: 8c + 4cross1 - 2cross2 and
-                    // 12c + 4d - 3cross2, both with l = 4c - cross2.
-                    const dp_t l = 4 * c - (h2 + vs2);
-                    ch[e][1] = dm_round16(4 * (h1 + vs1) + 2 * l + DM_BIAS);
-                    ch[e][2 - site] = dm_round16(4 * d + 3 * l + DM_BIAS);
-#else
                     ch[e][1] = dm_round4(h1 + vs1);
                     ch[e][2 - site] = dm_round4(d);
-#endif
                 }
+#endif
             }
             // Pixel i of the quad is lane i >> 1 of pair i & 1.
+#if DM_FP
+            const quadw_t out = DM_QUAD(px[0], px[1]);
+#else
             const quadw_t out = DM_QUAD(dm_pixels(ch[0][0], ch[0][1], ch[0][2]),
                                         dm_pixels(ch[1][0], ch[1][1], ch[1][2]));
+#endif
             if (q == 0 || xa + 4 * q < width)
                 store_quadw(dst, dst_pitch, xa + 4 * q, y0 + j, width, out);
         }

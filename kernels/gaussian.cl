@@ -210,6 +210,17 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if K8 && RADIUS > 4
 #error "gaussian: K8 windows reach 4 pixels"
 #endif
+// -DLV=1: H and the vertical products in levels rather than in units of 256 levels (the
+// horizontal rounding to eighths as one multiply-add, fma(d, 256, 2^20) - 2^20, where it was
+// d + 2^12 - 2^12; every value 256 times the other form's, exactly, so the frames are the same),
+// so that the outputs are rounded, saturated and packed two at a time by vfx_level2_u8 (one F2IP
+// on NVIDIA) where each level took its own rounding add (unsharp: and a saturating multiply-add
+// and a min) and its own byte permute.
+#if defined(LV) && LV
+#define GM_LV 1
+#else
+#define GM_LV 0
+#endif
 #define GM_OFF (K8 ? 4 : 8)        // the windows start GM_OFF columns left of / rows above
 #define GM_NV (K8 ? 3 : 4)         // window column pairs of 8 per lane
 #define GM_W (16 * MW)             // output columns per group
@@ -455,7 +466,11 @@ inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a
             // To eighths of a level (2^-11 here), ties to even (GS_FX): H / 256 is then exact as a
             // half. Quarters would need no adds (cvt rounds a half 1 + H / 256 to them): 1-4 %
             // faster on the H100, and twice the error.
+#if GM_LV
+            d = fma(d, (float4)(256.0f), (float4)(1048576.0f)) - 1048576.0f;  // LV: in levels
+#else
             d = (d + 4096.0f) - 4096.0f;
+#endif
             h[4 * c + b] = gm_pack(d.x, d.y);
             h[4 * c + 2 + b] = gm_pack(d.z, d.w);
         }
@@ -470,7 +485,13 @@ inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a
 // the same multiply-add as the float candidates' (x / 256 - v / 256 is exact there too); + 2^15
 // leaves the level in the low bits, capped at 255 (see GS_MAGIC).
 inline float4 gm_start(uint4 w, uint m, uint c) {
-#if UNSHARP
+#if UNSHARP && GM_LV
+    // LV: C = -x, the float 2^23 + x by one byte permute (m = 0x4B000000) subtracted from 2^23.
+    return 8388608.0f - (float4)(as_float(vfx_prmt(w.x, m, 0x7650u | c)),
+                                 as_float(vfx_prmt(w.y, m, 0x7650u | c)),
+                                 as_float(vfx_prmt(w.z, m, 0x7650u | c)),
+                                 as_float(vfx_prmt(w.w, m, 0x7650u | c)));
+#elif UNSHARP
     return 32768.0f - (float4)(as_float(vfx_prmt(w.x, m, 0x7650u | c)),
                                as_float(vfx_prmt(w.y, m, 0x7650u | c)),
                                as_float(vfx_prmt(w.z, m, 0x7650u | c)),
@@ -482,6 +503,21 @@ inline float4 gm_start(uint4 w, uint m, uint c) {
     return (float4)(0.0f);
 #endif
 }
+
+#if GM_LV
+// LV: the result in levels, before rounding and saturation (vfx_level2_u8 does both): the blur
+// D itself; unsharp fma(-a, D, -C) = fma(a, x - v, x), x = -C.
+inline float4 gm_value(float4 d, float4 start, float a) {
+#if UNSHARP
+    return (float4)(fma(-a, d.x, -start.x), fma(-a, d.y, -start.y), fma(-a, d.z, -start.z),
+                    fma(-a, d.w, -start.w));
+#else
+    (void)start;
+    (void)a;
+    return d;
+#endif
+}
+#endif
 
 inline uint4 gm_level(float4 d, float4 start, float a) {
 #if UNSHARP
@@ -525,6 +561,37 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
     for (int j = 0; j < 2; ++j) {
         const uint2 w0 = *(__local const uint2*)(in0 + 8 * j);
         const uint2 w1 = *(__local const uint2*)(in1 + 8 * j);
+#if GM_LV
+        // LV: the products' results are levels; each channel's four are rounded, saturated and
+        // packed by two conversions (vfx_level2_u8: one F2IP each on NVIDIA), B with the input
+        // words' alpha bytes, and the four pixel words are put together by byte permutes.
+        const uint4 in = (uint4)(w0.x, w0.y, w1.x, w1.y);  // the input words: alpha, x
+        uint cw[2];  // R, G of the four pixels (byte i: pixel i, the order of in)
+        uint2 ba;    // B and alpha of pixels 0, 1 (x) and 2, 3 (y): B B A A
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            const float4 st = gm_start(in, m, (uint)c);
+            const float4 u = gm_mma(a0, (gm_b_t)(hc[4 * c + 2 * j], hc[4 * c + 2 * j + 1]), st,
+                                    sc, lane);
+#if K8
+            const float4 d = gm_mma8(a1, hn[4 * c + 2 * j], u, sc, lane);
+#else
+            const float4 d = gm_mma(a1, (gm_b_t)(hn[4 * c + 2 * j], hn[4 * c + 2 * j + 1]), u,
+                                    sc, lane);
+#endif
+            const float4 v = gm_value(d, st, amount);
+            if (c < 2) {
+                cw[c] = vfx_level2_u8(v.y, v.x, vfx_level2_u8(v.w, v.z, 0u));
+            } else {
+                ba.x = vfx_level2_u8(v.y, v.x, vfx_prmt(in.x, in.y, 0x73u));
+                ba.y = vfx_level2_u8(v.w, v.z, vfx_prmt(in.z, in.w, 0x73u));
+            }
+        }
+        const uint rg01 = vfx_prmt(cw[0], cw[1], 0x5140u);  // R0 G0 R1 G1
+        const uint rg23 = vfx_prmt(cw[0], cw[1], 0x7362u);  // R2 G2 R3 G3
+        const uint4 o = (uint4)(vfx_prmt(rg01, ba.x, 0x6410u), vfx_prmt(rg01, ba.x, 0x7532u),
+                                vfx_prmt(rg23, ba.y, 0x6410u), vfx_prmt(rg23, ba.y, 0x7532u));
+#else
         uint4 o = (uint4)(w0.x, w0.y, w1.x, w1.y);  // alpha stays; R, G, B replaced below
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
@@ -543,6 +610,7 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
             o = (uint4)(vfx_prmt(o.x, l.x, sel), vfx_prmt(o.y, l.y, sel), vfx_prmt(o.z, l.z, sel),
                         vfx_prmt(o.w, l.w, sel));
         }
+#endif
         const int x = x0 + 8 * j + 2 * t;
         if (x + 1 < width) {
             if (y < height) *(__global uint2*)(row0 + 32 * j) = o.xy;
@@ -575,7 +643,7 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     const bool inside = gx >= GM_OFF && gx + GM_W + GM_OFF <= width;  // the tile's columns
     // Constants in registers (see RM): the halves' exponent bytes; unsharp's 2^15.
     const uint k = 0x44444444u | ((uint)get_num_groups(0) >> 31);
-    const uint m = 0x47000000u | ((uint)get_num_groups(0) >> 31);
+    const uint m = (GM_LV ? 0x4B000000u : 0x47000000u) | ((uint)get_num_groups(0) >> 31);
     const int x0 = gx + 16 * warp;              // this warp's first output column
     __local const uint* wt = tile + 16 * warp;  // this warp's window in the ring's rows
     const gm_share_t sh = gm_share(warp * 32 + lane);
