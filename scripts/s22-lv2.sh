@@ -7,6 +7,8 @@
 # unless --any): the tuner's per-candidate times at 4K (the programs' PTX kept, for ptxas's
 # register counts here), and the bench with the candidates forced in three alternating rounds.
 #   source .devpack/env.sh && bash scripts/s22-lv2.sh --h200|--any
+# (Run once with those candidates in filters_blur.cpp and gaussian.cl; they lost and were not
+# committed: benchmarks/2026-11-28-s22/3-lv2-h200.)
 # Results under $OUT: summary.txt, ptx.tar.gz and s22-lv2.tar.gz (scripts/device-call.sh).
 set -uo pipefail
 source scripts/device-call.sh

@@ -5,6 +5,7 @@
 # per-candidate times at 4K (the gaussian programs' PTX kept, for ptxas's register counts here),
 # and the bench with the candidates forced in three alternating rounds.
 #   source .devpack/env.sh && bash scripts/s22-shapes.sh --h200|--any
+# (The MW 2 LV and PX 8 FP candidates lost and left the lists after this call.)
 # Results under $OUT: summary.txt, ptx.tar.gz and s22-shapes.tar.gz (scripts/device-call.sh).
 set -uo pipefail
 source scripts/device-call.sh
