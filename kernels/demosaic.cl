@@ -436,26 +436,32 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
     const int xa = (int)get_global_id(0) * PX;
     const int y0 = (int)get_global_id(1) * PY;
     if (xa >= width || y0 >= height) return;
-#if defined(RP) && RP
-    // -DRP=R: this work-item's own PY rows, R rows further down, fetched into L2 now (the rows of
-    // the groups that start there a fraction of a wave later, in launch order; R a multiple of
-    // the group's height; nothing off NVIDIA). The plainest form of LP: an address and a
-    // prefetch per row, no group index arithmetic.
-    if (y0 + PY + RP <= height) {
-        __global const uchar* ahead =
-            src + (size_t)(y0 + RP) * (size_t)src_pitch + (size_t)xa * sizeof(mono_t);
-#pragma unroll
-        for (int j = 0; j < PY; ++j, ahead += src_pitch)
-            vfx_prefetch_l2(ahead);
-    }
-#endif
 
     dmw_t w[PY + 4][DM_Q + 2];  // w[j][i]: samples xa + 4 (i - 1) .. + 3 of row y0 - 2 + j
+#if defined(RP) && RP
+    // (RP: the four tests as one predicate, no short-circuit branches; measured with RP's
+    // prefetch moved in here, the two together 1 % faster on the H200.)
+    if ((xa >= 4) & (xa + PX + 3 < width) & (y0 >= 2) & (y0 + PY + 2 <= height)) {
+#else
     if (xa >= 4 && xa + PX + 3 < width && y0 >= 2 && y0 + PY + 2 <= height) {
+#endif
         // Every row inside the frame (all blocks but those along the edges): aligned word
         // loads, one pointer step per row, no reflection.
         __global const uchar* row =
             src + (size_t)(y0 - 2) * (size_t)src_pitch + (size_t)xa * sizeof(mono_t);
+#if defined(RP) && RP
+        // -DRP=R: this work-item's own PY rows, R rows further down, fetched into L2 now (the
+        // rows of the groups that start there a fraction of a wave later, in launch order; R a
+        // multiple of the group's height; nothing off NVIDIA). The plainest form of LP: from the
+        // row pointer, an address and a prefetch per row, no group index arithmetic; the blocks
+        // along the edges, a few in a thousand, go without.
+        if (y0 + PY + RP <= height) {
+            __global const uchar* ahead = row + (size_t)(RP + 2) * (size_t)src_pitch;
+#pragma unroll
+            for (int j = 0; j < PY; ++j, ahead += src_pitch)
+                vfx_prefetch_l2(ahead);
+        }
+#endif
 #pragma unroll
         for (int j = 0; j < PY + 4; ++j, row += src_pitch)
 #pragma unroll

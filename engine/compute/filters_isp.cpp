@@ -136,7 +136,9 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024", {16, 16}, {4, 2}},
             // FP=1 (demosaic.cl): MHC's levels converted and packed two at a time (one F2IP for
             // two on NVIDIA) and each pixel word one byte permute of them: 20 instructions fewer
-            // per work-item of 8 pixels. For bilinear and mono16 the DI=5 program.
+            // per work-item of 8 pixels. H200 4K, the bench in three alternating rounds: MHC
+            // 0.0183-0.0186 ms (67 %) against 0.0186 (66 %); H100 level; 32 x 8 groups and 8-pixel
+            // rows slower (benchmarks/2026-11-28-s22). For bilinear and mono16 the DI=5 program.
             {"-DPY=2 -DDI=5 -DPRMT=1 -DFP=1 -DRP=128", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DFP=1 -DRP=192", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DFP=1 -DRP=256", {16, 8}, {4, 2}},
