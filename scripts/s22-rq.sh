@@ -9,6 +9,8 @@
 # the tuner's per-candidate times at 4K, the bench with the forms forced in three alternating
 # rounds, and the tests of every candidate under NVIDIA's compiler.
 #   source .devpack/env.sh && bash scripts/s22-rq.sh --h200|--any
+# (Run once with -DRQ=1 and -DPP=2 candidates: RQ then became the only form of RP and its flag
+# went; PP lost and was not committed, pp.diff in benchmarks/2026-11-28-s22/8-rq-pp-h200.)
 # Results under $OUT: summary.txt and s22-rq.tar.gz (scripts/device-call.sh).
 set -uo pipefail
 source scripts/device-call.sh
