@@ -286,9 +286,11 @@ inline uint4 vfx_level4(float4 v) {
 // and 3; two calls, the first the second's `rest`, make four levels. NVIDIA's compiler gets two
 // cvt.rni.s32.f32 and a cvt.pack.sat.u8.s32.b32, which ptxas makes one F2IP for both
 // conversions and the packing (sm_90: where two vfx_level calls and their packing take three
-// instructions or four). The same value elsewhere (NaN gives 0 in both).
+// instructions or four); cvt.pack needs sm_72 or later (the host passes the GPU's compute
+// capability as VFX_NV_SM: ClDeviceInfo::arch_options). The same value elsewhere (NaN gives 0
+// in both).
 inline uint vfx_level2_u8(float hi, float lo, uint rest) {
-#ifdef __NV_CL_C_VERSION
+#if defined(__NV_CL_C_VERSION) && defined(VFX_NV_SM) && VFX_NV_SM >= 72
     uint r;
     asm("{\n\t.reg .s32 vh, vl;\n\t"
         "cvt.rni.s32.f32 vh, %1;\n\t"

@@ -324,22 +324,18 @@ inline uint4 dm_pixels(dmc_t r, dmc_t g, dmc_t b) {
 // which one multiply-add makes S / 16 (exact, as in DI=3), and one conversion rounds to nearest
 // even and saturates (common.h's vfx_level: one F2IP on NVIDIA, convert_uchar_sat_rte
 // elsewhere); the two lanes go back into one word (bytes 1 and 3 zero) by a multiply-add.
-inline uint dm_round16_lane(uint bits) {
-    return vfx_level(fma(as_float(bits), 0.0625f, -(8388608.0f + 32768.0f) * 0.0625f));
-}
-inline dmc_t dm_round16(dp_t t) {
-    const uint hi = mul_hi(t, 65536u) + (0x4B000000u - 0x4B00u);  // 0x4B000000 | T1
-    const uint lo = t - hi * 65536u;                               // 0x4B000000 | T0
-    return dm_round16_lane(lo) + dm_round16_lane(hi) * 65536u;
-}
-#if DM_FP
-// -DFP=1: S / 16 of both lanes as floats (dm_round16's first steps), x lane 0, y lane 1.
+// S / 16 of both lanes as floats: x lane 0, y lane 1.
 inline float2 dm_lanes16(dp_t t) {
     const uint hi = mul_hi(t, 65536u) + (0x4B000000u - 0x4B00u);  // 0x4B000000 | T1
     const uint lo = t - hi * 65536u;                               // 0x4B000000 | T0
     const float k = -(8388608.0f + 32768.0f) * 0.0625f;
     return (float2)(fma(as_float(lo), 0.0625f, k), fma(as_float(hi), 0.0625f, k));
 }
+inline dmc_t dm_round16(dp_t t) {
+    const float2 v = dm_lanes16(t);
+    return vfx_level(v.x) + vfx_level(v.y) * 65536u;
+}
+#if DM_FP
 // The pixel words of lanes 0 and 1 of a pair whose sample pair c (bytes 0 and 2) is channel cs
 // and whose sums ta, tb (16 x value + DM_BIAS per lane) are channels ca, cb: the four values
 // rounded, saturated and packed by two conversions (common.h's vfx_level2_u8: one F2IP each on

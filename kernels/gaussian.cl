@@ -67,6 +67,9 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 #ifndef GS_TC
 #define GS_TC 0  // the device has PTX mma.sync m16n8k16/k8 (host: NVIDIA, compute capability 8.0+)
 #endif
+#if defined(LV) && LV && !(defined(MMA) && MMA)
+#error "gaussian: LV is an option of the tensor-core path (MMA)"
+#endif
 #if defined(C3) && C3 && !(defined(LM) && LM == 2)
 #error "gaussian: C3 is an option of the streaming path (LM=2)"
 #endif
@@ -214,8 +217,10 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 // horizontal rounding to eighths as one multiply-add, fma(d, 256, 2^20) - 2^20, where it was
 // d + 2^12 - 2^12; every value 256 times the other form's, exactly, so the frames are the same),
 // so that the outputs are rounded, saturated and packed two at a time by vfx_level2_u8 (one F2IP
-// on NVIDIA) where each level took its own rounding add (unsharp: and a saturating multiply-add
-// and a min) and its own byte permute.
+// on NVIDIA) where each level took its own rounding add (unsharp: its multiply-add without the
+// saturation, and no min) and its own byte permute. With LV every "H / 256", "v / 256" and
+// "x / 256" below is H, v and x, m is 0x4B000000 (2^23) and the horizontal rounding's step is
+// 2^-3 (an eighth of a level; H <= 255.875 is exact as a half, whose ulp is 2^-3 in [128, 256)).
 #if defined(LV) && LV
 #define GM_LV 1
 #else

@@ -13,6 +13,7 @@ a value. Opcodes the listings never showed print as ?xyz.
 """
 import collections
 import json
+import os
 import re
 import struct
 import sys
@@ -20,7 +21,7 @@ import sys
 
 def build_table(out, listings):
     table = collections.defaultdict(collections.Counter)
-    line = re.compile(r"\s+/\*[0-9a-f]{4}\*/\s+(.*?);\s*/\* 0x([0-9a-f]{16}) \*/")
+    line = re.compile(r"\s+/\*[0-9a-f]{4,}\*/\s+(.*?);\s*/\* 0x([0-9a-f]{16}) \*/")
     for path in listings:
         with open(path, errors="replace") as f:
             for text in f:
@@ -34,8 +35,10 @@ def build_table(out, listings):
     clashes = {k: dict(v) for k, v in table.items() if len(v) > 1}
     if clashes:
         sys.exit(f"sass_mix: opcode values shared by mnemonics: {clashes}")
-    with open(out, "w") as f:
+    # Written aside and renamed, so that an interrupted run leaves no partial table behind.
+    with open(out + ".tmp", "w") as f:
         json.dump({str(k): v.most_common(1)[0][0] for k, v in sorted(table.items())}, f, indent=0)
+    os.replace(out + ".tmp", out)
     print(f"{len(table)} opcode forms from {len(listings)} listings -> {out}")
 
 

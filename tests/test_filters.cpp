@@ -363,5 +363,16 @@ TEST(ClDevices, ListedDevicesAreDescribed) {
     }
 }
 
+// Every program of an NVIDIA GPU is built knowing its compute capability (common.h uses inline
+// PTX only where the GPU has the instruction); nothing is added elsewhere.
+TEST(ClDevices, ProgramsOfAnNvidiaGpuKnowItsComputeCapability) {
+    ClDeviceInfo d;
+    EXPECT_EQ(d.arch_options(), "");
+    d.nv_compute_capability = 90;
+    EXPECT_EQ(d.arch_options(), "-DVFX_NV_SM=90");
+    d.nv_compute_capability = 61;
+    EXPECT_EQ(d.arch_options(), "-DVFX_NV_SM=61");
+}
+
 }  // namespace
 }  // namespace vfx::test

@@ -107,6 +107,10 @@ std::string ClDeviceInfo::sqrt_cr_options() const {
     return o;
 }
 
+std::string ClDeviceInfo::arch_options() const {
+    return nv_compute_capability ? fmt::format("-DVFX_NV_SM={}", nv_compute_capability) : "";
+}
+
 std::string ClDeviceInfo::type_name() const {
     if (type & CL_DEVICE_TYPE_GPU) return "GPU";
     if (type & CL_DEVICE_TYPE_CPU) return "CPU";
@@ -357,7 +361,8 @@ ClProgram ClContext::build_program(std::string_view file, const std::string& opt
     ClProgram prog(clCreateProgramWithSource(context(), 2, strings, lengths, &err));
     VFX_CL_ERR(err, "clCreateProgramWithSource");
 
-    const std::string opts = std::string(cl_std_option(info_.id)) + " " + options;
+    const std::string opts =
+        std::string(cl_std_option(info_.id)) + " " + info_.arch_options() + " " + options;
     std::string log;
     ++t_builds;  // programs built, however many tries one takes
     int attempt = 0;

@@ -53,6 +53,10 @@ struct ClDeviceInfo {
     // and on the GPUs where its Newton step alone was checked on every float of its domain
     // (NVIDIA sm_90) -DVFX_SQRT_STEP=1, which drops sqrt()'s range check and branch.
     std::string sqrt_cr_options() const;
+    // What every program of the device is built with besides its own options: on NVIDIA
+    // "-DVFX_NV_SM=<compute capability>" (90 on an H100), so that common.h uses inline PTX only
+    // where the GPU has the instruction (cvt.pack.sat: sm_72 and up); "" elsewhere.
+    std::string arch_options() const;
     std::string type_name() const;  // "GPU", "CPU", ...
 };
 

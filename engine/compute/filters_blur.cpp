@@ -173,9 +173,9 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DMMA=1 -DMW=4 -DNS=13", {32, 4}, {2, 52}, rgba8_tc},
             {"-DMMA=1 -DMW=4 -DNS=17", {32, 4}, {2, 68}, rgba8_tc},
             // LV=1 (gaussian.cl): the products in levels, the outputs rounded and packed two at
-            // a time (one F2IP for two levels on NVIDIA): per step and work-item, about 35
-            // instructions fewer for the Gaussian, 43 for the unsharp (clang's PTX through
-            // ptxas for sm_90). H200 4K, the bench in three alternating rounds: the unsharp
+            // a time (one F2IP for two levels on NVIDIA): the step's outputs 20 instructions
+            // fewer per work-item for the Gaussian, 44 for the unsharp (by hand; NVIDIA's PTX
+            // of the unsharp through ptxas for sm_90: 1431 -> 1374 in all). H200 4K, the bench in three alternating rounds: the unsharp
             // 0.0294-0.0298 ms (66-67 %) with NS 8 or 17 against 0.0314-0.0316 for NS 13 without
             // (its program takes 128 registers where it took 95: 4 groups per SM, so NS 13, one
             // wave at 5, lost 0.036 ms); the Gaussian level; the H100's tuner keeps NS 13 without
