@@ -175,11 +175,12 @@ std::vector<KernelVariant> gaussian_variants() {
             // LV=1 (gaussian.cl): the products in levels, the outputs rounded and packed two at
             // a time (one F2IP for two levels on NVIDIA): the step's outputs 20 instructions
             // fewer per work-item for the Gaussian, 44 for the unsharp (by hand; NVIDIA's PTX
-            // of the unsharp through ptxas for sm_90: 1431 -> 1374 in all). H200 4K, the bench in three alternating rounds: the unsharp
-            // 0.0294-0.0298 ms (66-67 %) with NS 8 or 17 against 0.0314-0.0316 for NS 13 without
-            // (its program takes 128 registers where it took 95: 4 groups per SM, so NS 13, one
-            // wave at 5, lost 0.036 ms); the Gaussian level; the H100's tuner keeps NS 13 without
-            // LV for the unsharp (4 % faster there) (benchmarks/2026-11-28-s22).
+            // of the unsharp through ptxas for sm_90: 1431 -> 1374 in all). H200 4K, the bench in
+            // three alternating rounds: the unsharp 0.0294-0.0298 ms (66-67 %) with NS 8 or 17
+            // against 0.0314-0.0316 for NS 13 without (its program takes 128 registers where it
+            // took 95: 4 groups per SM, so NS 13, one wave at 5, lost 0.036 ms); the Gaussian
+            // level; the H100's tuner keeps NS 13 without LV for the unsharp (4 % faster there)
+            // (benchmarks/2026-11-28-s22).
             {"-DMMA=1 -DLV=1 -DMW=2 -DNS=2", {32, 2}, {1, 16}, rgba8_only},
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=8", {32, 4}, {2, 32}, rgba8_tc},
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=17", {32, 4}, {2, 68}, rgba8_tc}};
