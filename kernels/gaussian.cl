@@ -536,6 +536,18 @@ inline uint4 gm_level(float4 d, float4 start, float a) {
 #endif
 }
 
+// The vertical sums of one channel and column half (i = 4 c + 2 j, gm_horizontal's layout),
+// started at st: the window's first 16 rows from H of chunk s (hc), the rest from s + 1 (hn).
+inline float4 gm_vproducts(gm_a_t a0, gm_a1_t a1, const gm_h2* hc, const gm_h2* hn, int i,
+                           float4 st, __local float* sc, int lane) {
+    const float4 u = gm_mma(a0, (gm_b_t)(hc[i], hc[i + 1]), st, sc, lane);
+#if K8
+    return gm_mma8(a1, hn[i], u, sc, lane);
+#else
+    return gm_mma(a1, (gm_b_t)(hn[i], hn[i + 1]), u, sc, lane);
+#endif
+}
+
 // The vertical products and the outputs of one step: output rows oy .. oy + 15 from H of
 // chunks s (hc) and s + 1 (hn); their input words from ring slots cur (rows 8 .. 15 of chunk
 // s; K8: 4 .. 15) and nxt (rows 0 .. 7 of chunk s + 1; K8: 0 .. 3).
@@ -576,14 +588,7 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const float4 st = gm_start(in, m, (uint)c);
-            const float4 u = gm_mma(a0, (gm_b_t)(hc[4 * c + 2 * j], hc[4 * c + 2 * j + 1]), st,
-                                    sc, lane);
-#if K8
-            const float4 d = gm_mma8(a1, hn[4 * c + 2 * j], u, sc, lane);
-#else
-            const float4 d = gm_mma(a1, (gm_b_t)(hn[4 * c + 2 * j], hn[4 * c + 2 * j + 1]), u,
-                                    sc, lane);
-#endif
+            const float4 d = gm_vproducts(a0, a1, hc, hn, 4 * c + 2 * j, st, sc, lane);
             const float4 v = gm_value(d, st, amount);
             if (c < 2) {
                 cw[c] = vfx_level2_u8(v.y, v.x, vfx_level2_u8(v.w, v.z, 0u));
@@ -601,14 +606,7 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const float4 st = gm_start(o, m, (uint)c);  // o's byte c is still the input's
-            const float4 u = gm_mma(a0, (gm_b_t)(hc[4 * c + 2 * j], hc[4 * c + 2 * j + 1]), st,
-                                    sc, lane);
-#if K8
-            const float4 d = gm_mma8(a1, hn[4 * c + 2 * j], u, sc, lane);
-#else
-            const float4 d = gm_mma(a1, (gm_b_t)(hn[4 * c + 2 * j], hn[4 * c + 2 * j + 1]), u,
-                                    sc, lane);
-#endif
+            const float4 d = gm_vproducts(a0, a1, hc, hn, 4 * c + 2 * j, st, sc, lane);
             const uint4 l = gm_level(d, st, amount);  // levels in the low bytes
             // Byte c of each word from the level's low byte (selectors 0x3214, 0x3240, 0x3410).
             const uint sel = c == 0 ? 0x3214u : c == 1 ? 0x3240u : 0x3410u;
