@@ -417,7 +417,8 @@ inline gm_share_t gm_share(int lid) {
     return sh;
 }
 
-// Loads this work-item's quads of input rows y0 .. y0 + 15 (clamped) into pf; `inside`: the
+// Loads this work-item's quads of input rows y0 .. y0 + 15 (clamped) into pf (-DLH: with an L2
+// fetch size, common.h's vfx_ld_u32x4); `inside`: the
 // group's tile columns lie inside the frame (uniform over the group).
 inline void gm_fetch(__global const uchar* src, int pitch, int width, int height, int gx, int y0,
                      bool inside, const gm_share_t* sh, uint4* pf) {
@@ -427,7 +428,8 @@ inline void gm_fetch(__global const uchar* src, int pitch, int width, int height
 #pragma unroll
         for (int j = 0; j < GM_NPF; ++j)
             if (sh->rr[j] < 16)
-                pf[j] = *(__global const uint4*)(base + sh->rr[j] * pitch + 16 * sh->q[j]);
+                pf[j] = vfx_ld_u32x4(
+                    (__global const uint4*)(base + sh->rr[j] * pitch + 16 * sh->q[j]));
     } else {
 #pragma unroll
         for (int j = 0; j < GM_NPF; ++j)
@@ -625,6 +627,59 @@ inline void gm_vertical(__global uchar* dst, int dst_pitch, int width, int heigh
     }
 }
 
+// One strip: output rows sy .. sy + 16 nsteps - 1 (those inside the frame) of the group's
+// columns gx .. gx + GM_W - 1, through the ring (tile); the taps are in pt already (a barrier
+// passed since they were put).
+inline void gm_strip(__global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch,
+                     int width, int height, float amount, int gx, int sy, int nsteps,
+                     __local uint* tile, __local const gm_h2* pt, __local float* sc, int lane,
+                     int warp, uint k, uint m) {
+    const gm_share_t share = gm_share(warp * 32 + lane);
+    const gm_share_t* sh = &share;
+    const bool inside = gx >= GM_OFF && gx + GM_W + GM_OFF <= width;  // the tile's columns
+    const int x0 = gx + 16 * warp;              // this warp's first output column
+    __local const uint* wt = tile + 16 * warp;  // this warp's window in the ring's rows
+    gm_h2 hc[12];  // H of chunk s (gm_horizontal's layout)
+    gm_h2 hn[12];  // H of chunk s + 1
+    uint4 pf[GM_NPF];
+    gm_fetch(src, src_pitch, width, height, gx, sy - GM_OFF, inside, sh, pf);
+    gm_put(tile, sh, pf);
+    gm_fetch(src, src_pitch, width, height, gx, sy - GM_OFF + 16, inside, sh, pf);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const gm_a_t a0 = gm_taps(pt, lane, 0);
+    const gm_a1_t a1 = GM_TAPS1(pt, lane);
+    gm_horizontal(tile, warp, lane, a0, a1, k, sc, hc);
+    int cur = 0;  // ring slot of chunk s
+    for (int s = 0; s < nsteps; ++s) {
+        const int oy = sy + 16 * s;  // this step's first output row
+        const int nxt = cur == 2 ? 0 : cur + 1;
+        gm_put(tile + nxt * (16 * GM_P), sh, pf);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (s + 1 < nsteps)
+            gm_fetch(src, src_pitch, width, height, gx, oy + 32 - GM_OFF, inside, sh, pf);
+        gm_horizontal(tile + nxt * (16 * GM_P), warp, lane, a0, a1, k, sc, hn);
+        gm_vertical(dst, dst_pitch, width, height, x0, oy, wt + cur * (16 * GM_P),
+                    wt + nxt * (16 * GM_P), lane, a0, a1, sc, hc, hn, amount, m);
+#pragma unroll
+        for (int i = 0; i < 12; ++i) hc[i] = hn[i];
+        cur = nxt;
+    }
+}
+
+// -DPG=N (the tuner launches max(N groups per compute unit, the frame's columns of groups) in
+// one row, TunedKernel): strips of unequal length, as many as there are groups, so that the grid
+// is one wave with the same work on every compute unit, where strips of a fixed NS steps leave
+// some units a strip more than others (4K, 4 groups a unit: 480 strips of 17 steps on 132
+// units, 84 with 4 and 48 with 3: 68 steps against 61.4 on average). Of G groups over C columns
+// of S steps, the first G % C columns are cut into G / C + 1 strips and the others into G / C
+// (4K: 15 and 16-17 steps); group g takes strip g / C of column g % C. With an L2 fetch size on
+// the loads (LH=2), H200 4K, the bench in three alternating rounds in two calls: 0.0283-0.0286
+// ms against 0.0287-0.0290 for strips of 17 steps with it and 0.0291-0.0292 without; alone no
+// faster than those (0.0293-0.0297). NVIDIA's compiler gave the unsharp's program 138
+// registers in this form (128 in strips of NS steps): 3 groups per SM, 0.040 ms; capped at 128
+// (no required work-group size, -cl-nv-maxrregcount) 0.0306-0.0308 against 0.0299-0.0300, so it
+// is offered for the Gaussian only (benchmarks/2026-11-28-s23). Tensor-core devices only: strips
+// of one step can come here, which PoCL 3.1 does not take (above).
 __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height, float16 wh, float16 wv) {
@@ -640,46 +695,33 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
 #if !GM_HW
     __local float* sc = scratch + warp * 384;
 #endif
-    const int gx = (int)get_group_id(0) * GM_W;        // the group's first output column
-    const int sy = (int)get_group_id(1) * (16 * NS);  // the strip's first output row
-    if (sy >= height) return;                         // the whole group
-    const bool inside = gx >= GM_OFF && gx + GM_W + GM_OFF <= width;  // the tile's columns
     // Constants in registers (see RM): the halves' exponent bytes; unsharp's 2^15.
     const uint k = 0x44444444u | ((uint)get_num_groups(0) >> 31);
     const uint m = (GM_LV ? 0x4B000000u : 0x47000000u) | ((uint)get_num_groups(0) >> 31);
-    const int x0 = gx + 16 * warp;              // this warp's first output column
-    __local const uint* wt = tile + 16 * warp;  // this warp's window in the ring's rows
-    const gm_share_t sh = gm_share(warp * 32 + lane);
+#if defined(PG) && PG
+#if !GS_TC
+#error "gaussian: PG is an option of the tensor-core devices (GS_TC=1)"
+#endif
+    const int spc = (height + 15) / 16;           // steps per column
+    const int cols = (width + GM_W - 1) / GM_W;   // columns
+    const int g = (int)get_group_id(0), ng = (int)get_num_groups(0);
+    const int col = g % cols, j = g / cols;       // strip j of column col
+    const int nk = ng / cols + (col < ng % cols);  // strips of that column
+    const int sy = j * spc / nk * 16, ey = (j + 1) * spc / nk * 16;  // its rows
+    if (j >= nk || sy >= ey) return;  // the whole group
+    gm_put_taps(wh, warp * 32 + lane, pt);
+    gm_strip(src, src_pitch, dst, dst_pitch, width, height, wv.sf, col * GM_W, sy, (ey - sy) / 16,
+             tile, pt, sc, lane, warp, k, m);
+#else
+    const int gx = (int)get_group_id(0) * GM_W;        // the group's first output column
+    const int sy = (int)get_group_id(1) * (16 * NS);  // the strip's first output row
+    if (sy >= height) return;                         // the whole group
     // (Walking every other strip upwards, so that neighbouring strips read the rows they share
     // at the same time, measured no faster: benchmarks/2026-11-26-h100/experiments.)
-    const int nsteps = min(NS, (height - sy + 15) / 16);  // steps inside the frame
-
-    gm_h2 hc[12];  // H of chunk s (gm_horizontal's layout)
-    gm_h2 hn[12];  // H of chunk s + 1
-    uint4 pf[GM_NPF];
     gm_put_taps(wh, warp * 32 + lane, pt);
-    gm_fetch(src, src_pitch, width, height, gx, sy - GM_OFF, inside, &sh, pf);
-    gm_put(tile, &sh, pf);
-    gm_fetch(src, src_pitch, width, height, gx, sy - GM_OFF + 16, inside, &sh, pf);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const gm_a_t a0 = gm_taps(pt, lane, 0);
-    const gm_a1_t a1 = GM_TAPS1(pt, lane);
-    gm_horizontal(tile, warp, lane, a0, a1, k, sc, hc);
-    int cur = 0;  // ring slot of chunk s
-    for (int s = 0; s < nsteps; ++s) {
-        const int oy = sy + 16 * s;  // this step's first output row
-        const int nxt = cur == 2 ? 0 : cur + 1;
-        gm_put(tile + nxt * (16 * GM_P), &sh, pf);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (s + 1 < nsteps)
-            gm_fetch(src, src_pitch, width, height, gx, oy + 32 - GM_OFF, inside, &sh, pf);
-        gm_horizontal(tile + nxt * (16 * GM_P), warp, lane, a0, a1, k, sc, hn);
-        gm_vertical(dst, dst_pitch, width, height, x0, oy, wt + cur * (16 * GM_P),
-                    wt + nxt * (16 * GM_P), lane, a0, a1, sc, hc, hn, wv.sf, m);
-#pragma unroll
-        for (int i = 0; i < 12; ++i) hc[i] = hn[i];
-        cur = nxt;
-    }
+    gm_strip(src, src_pitch, dst, dst_pitch, width, height, wv.sf, gx, sy,
+             min(NS, (height - sy + 15) / 16), tile, pt, sc, lane, warp, k, m);
+#endif
 }
 
 #elif defined(LM) && LM == 2

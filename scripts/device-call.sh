@@ -48,7 +48,7 @@ forced() {
   log "$filter forced, three alternating rounds"
   OUT=$out/forced-$name timeout "$limit" bash scripts/forced-bench.sh "$filter" "$case_" 3 "$@" \
     > /dev/null 2>&1
-  grep -hE '== round|3840x2160' "$out/forced-$name/forced.txt" | grep -v '^copy ' |
+  grep -hE "== round|${FORCED_SIZE:-3840x2160}" "$out/forced-$name/forced.txt" | grep -v '^copy ' |
     cut -c1-150 | tee -a "$sum"
 }
 

@@ -4,7 +4,8 @@
 # time on them (BENCHMARKS.md, twenty-second session).
 #   scripts/local-sass.sh FILE.cl KERNEL [BUILD OPTIONS...]   clang's PTX of kernels/FILE.cl
 #   scripts/local-sass.sh --ptx PROGRAM KERNEL                NVIDIA's PTX (VFX_DUMP_BINARIES' .bin)
-# SEQ=1 also prints the opcodes in order. Needs Debian's clang-14, llvm-14 and libclc-14
+# SEQ=1 also prints the opcodes in order; PTXAS_OPTS are added to ptxas's options (e.g.
+# --maxrregcount=128, which ptxas ignores for a kernel with a required work-group size). Needs Debian's clang-14, llvm-14 and libclc-14
 # (apt-get install clang-14 llvm-14 libclc-14) and the CUDA toolkit's ptxas ($PTXAS, else
 # /usr/local/cuda/bin/ptxas). The opcode table is built once from the SASS listings in
 # benchmarks/ (scripts/sass_mix.py), into ${XDG_CACHE_HOME:-~/.cache}/vfx/sass-opcodes.json.
@@ -47,10 +48,10 @@ else
     grep -v "Linking two modules of different target triples" >&2 || true
   [ -s "$work/l.bc" ] || { echo "local-sass.sh: llvm-link failed" >&2; exit 1; }
   opt-14 -O3 "$work/l.bc" -o "$work/o.bc"
-  llc-14 -mcpu=sm_80 -mattr=+ptx70 "$work/o.bc" -o "$work/k.ptx"
+  llc-14 -mcpu=sm_80 -mattr=+ptx75 "$work/o.bc" -o "$work/k.ptx"
   ptx=$work/k.ptx
 fi
-"$ptxas" -arch=sm_90 -v "$ptx" -o "$work/k.cubin" > "$work/ptxas.txt" 2>&1 || { cat "$work/ptxas.txt" >&2; exit 1; }
+"$ptxas" -arch=sm_90 -v ${PTXAS_OPTS:-} "$ptx" -o "$work/k.cubin" > "$work/ptxas.txt" 2>&1 || { cat "$work/ptxas.txt" >&2; exit 1; }
 grep -A2 "properties for $kernel\$" "$work/ptxas.txt" | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill stores' |
   paste -sd ' ' - || echo "local-sass.sh: no ptxas report for $kernel" >&2
 python3 "$root/scripts/sass_mix.py" mix "$table" "$work/k.cubin" "$kernel" ${SEQ:+--seq}

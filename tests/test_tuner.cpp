@@ -420,5 +420,53 @@ TEST(TunedKernel, CandidatesOfferedOnlyWhereTheyApply) {
     VFX_CL(clFinish(cl.queue()));
 }
 
+// -DPG=N launches one row of N groups per compute unit, whatever the frame (the kernel shares the
+// frame out itself), or one group per group_px.x columns where that is more: mono_to_rgba, which
+// knows nothing of it, then writes the pixels of that grid only.
+TEST(TunedKernel, PgCandidatesLaunchOneRowOfGroupsPerComputeUnit) {
+    VFX_REQUIRE_CL();
+    ClContext& cl = *test::test_cl();
+    const uint32_t units = std::max(cl.info().compute_units, 1u);
+    auto written = [&](TunedKernel& tk, uint32_t w, uint32_t h) {
+        MonoToRgba pass(cl, w, h);
+        std::vector<uint8_t> zero(pass.g.size_bytes(), 0);
+        VFX_CL(clEnqueueWriteBuffer(cl.queue(), pass.dst.get(), CL_TRUE, 0, zero.size(),
+                                    zero.data(), 0, nullptr, nullptr));
+        VFX_CL(clEnqueueWriteBuffer(cl.queue(), pass.src.get(), CL_TRUE, 0, pass.gm.size_bytes(),
+                                    std::vector<uint8_t>(pass.gm.size_bytes(), 7).data(), 0,
+                                    nullptr, nullptr));
+        pass.run(tk, "-DWORK16=0 -DSRC16=0", w);
+        std::vector<uint8_t> out(pass.g.size_bytes());
+        VFX_CL(clEnqueueReadBuffer(cl.queue(), pass.dst.get(), CL_TRUE, 0, out.size(), out.data(),
+                                   0, nullptr, nullptr));
+        std::vector<std::vector<bool>> set(h, std::vector<bool>(w));
+        for (uint32_t y = 0; y < h; ++y)
+            for (uint32_t x = 0; x < w; ++x)
+                set[y][x] = out[y * pass.g.pitch + 4 * x + 3] != 0;  // alpha: written
+        return set;
+    };
+    cl.tuner().set_mode(TuneMode::fixed);
+    {
+        // Two groups per unit of 4 x 2 work-items: 8 units columns, rows 0 and 1 only.
+        TunedKernel tk("mono.cl", "mono_to_rgba", {{"-DPG=2", {4, 2}, {1, 1}}});
+        const uint32_t w = 8 * units + 5, h = 5;
+        const auto set = written(tk, w, h);
+        for (uint32_t y = 0; y < h; ++y)
+            for (uint32_t x = 0; x < w; ++x)
+                EXPECT_EQ(set[y][x], y < 2 && x < 8 * units) << x << "," << y;
+    }
+    {
+        // More columns of group_px.x = 4 than two groups per unit: one group per column.
+        KernelVariant v{"-DPG=2", {4, 2}, {1, 1}};
+        v.group_px = {4, 0};
+        TunedKernel tk("mono.cl", "mono_to_rgba", {v});
+        const uint32_t w = 4 * (2 * units + 3) - 1, h = 3;
+        const auto set = written(tk, w, h);
+        for (uint32_t y = 0; y < h; ++y)
+            for (uint32_t x = 0; x < w; ++x)
+                EXPECT_EQ(set[y][x], y < 2) << x << "," << y;
+    }
+}
+
 }  // namespace
 }  // namespace vfx

@@ -111,9 +111,12 @@ private:
 // candidates for the frame's options on first use, lets the tuner choose one per (options,
 // frame size), and launches it over ceil(width / per_item.x) x ceil(height / per_item.y)
 // work-items rounded up to whole work-groups (or, where a candidate sets group_px, over
-// ceil(width / group_px.x) groups across). Candidates whose shape the kernel cannot take
-// (CL_KERNEL_WORK_GROUP_SIZE) or whose local memory does not fit are dropped before measuring.
-// Not thread-safe: one instance per filter (kernel objects are not shared across threads).
+// ceil(width / group_px.x) groups across; where its options hold -DPG=N, over one row of N
+// groups per compute unit, or of ceil(width / group_px.x) groups where that is more: a kernel
+// that shares the frame out itself, so that the grid is one wave of groups with equal work).
+// Candidates whose shape the kernel cannot take (CL_KERNEL_WORK_GROUP_SIZE) or whose local memory
+// does not fit are dropped before measuring. Not thread-safe: one instance per filter (kernel
+// objects are not shared across threads).
 struct KernelVariant {
     std::string options;                     // e.g. "-DPX=4"; may be empty
     std::array<size_t, 2> local{16, 16};     // work-group shape
