@@ -211,34 +211,6 @@ inline void vfx_prefetch_l2(__global const void* p) {
 #endif
 }
 
-// A 16-byte global load with a hint for L2 (-DLH=2|3: gaussian.cl's tensor-core strips; NVIDIA
-// only, the plain load elsewhere and without LH): on a miss, L2 fetches the whole 256-byte block
-// around the access from DRAM instead of the sectors asked for, so that the neighbouring
-// groups' accesses to the rest of it (their apron columns), a moment later, hit; LH=3 also
-// loads through the non-coherent (read-only) path. Values are those of the plain load: the
-// buffer must not be written while the kernel runs. (Demosaic's word loads with it, and with a
-// 128-byte fetch, measured no faster: BENCHMARKS.md, twenty-third session.)
-#if defined(__NV_CL_C_VERSION) && defined(LH) && LH
-#if LH == 2
-#define VFX_LD_HINT "ld.global.L2::256B"
-#elif LH == 3
-#define VFX_LD_HINT "ld.global.nc.L2::256B"
-#else
-#error "common.h: LH is 2 or 3"
-#endif
-inline uint4 vfx_ld_u32x4(__global const uint4* p) {
-    uint4 v;
-    asm(VFX_LD_HINT ".v4.u32 {%0, %1, %2, %3}, [%4];"
-        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-        : "l"(p));
-    return v;
-}
-#else
-inline uint4 vfx_ld_u32x4(__global const uint4* p) {
-    return *p;
-}
-#endif
-
 // The input tile of the work-group `ahead` places further in launch order (linear group index,
 // x fastest), fetched into L2 now: a kernel of many short-lived groups holds about a wave of
 // them at once, and the loads of each wait on the memory; fetched a fraction of a wave ahead,

@@ -417,8 +417,37 @@ inline gm_share_t gm_share(int lid) {
     return sh;
 }
 
+// A 16-byte global load with a hint for L2 (-DLH=2|3; NVIDIA only, the plain load elsewhere
+// and without LH): on a miss, L2 fetches the whole 256-byte block around the access from DRAM
+// instead of the sectors asked for, so that the neighbouring groups' accesses to the rest of it
+// (their apron columns), a moment later, hit; LH=3 also loads through the non-coherent
+// (read-only) path. Values are those of the plain load: the source is not written while the
+// kernel runs. (Here and not in common.h: oilpaint.cl's LH is its work-group height. Demosaic's
+// word loads with it, and with a 128-byte fetch, measured no faster: BENCHMARKS.md, twenty-third
+// session.)
+#if defined(__NV_CL_C_VERSION) && defined(LH) && LH
+#if LH == 2
+#define GM_LD_HINT "ld.global.L2::256B"
+#elif LH == 3
+#define GM_LD_HINT "ld.global.nc.L2::256B"
+#else
+#error "gaussian: LH is 2 or 3"
+#endif
+inline uint4 gm_ld16(__global const uint4* p) {
+    uint4 v;
+    asm(GM_LD_HINT ".v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+        : "l"(p));
+    return v;
+}
+#else
+inline uint4 gm_ld16(__global const uint4* p) {
+    return *p;
+}
+#endif
+
 // Loads this work-item's quads of input rows y0 .. y0 + 15 (clamped) into pf (-DLH: with an L2
-// fetch size, common.h's vfx_ld_u32x4); `inside`: the
+// fetch size, gm_ld16); `inside`: the
 // group's tile columns lie inside the frame (uniform over the group).
 inline void gm_fetch(__global const uchar* src, int pitch, int width, int height, int gx, int y0,
                      bool inside, const gm_share_t* sh, uint4* pf) {
@@ -428,7 +457,7 @@ inline void gm_fetch(__global const uchar* src, int pitch, int width, int height
 #pragma unroll
         for (int j = 0; j < GM_NPF; ++j)
             if (sh->rr[j] < 16)
-                pf[j] = vfx_ld_u32x4(
+                pf[j] = gm_ld16(
                     (__global const uint4*)(base + sh->rr[j] * pitch + 16 * sh->q[j]));
     } else {
 #pragma unroll
@@ -678,8 +707,10 @@ inline void gm_strip(__global const uchar* src, int src_pitch, __global uchar* d
 // faster than those (0.0293-0.0297). NVIDIA's compiler gave the unsharp's program 138
 // registers in this form (128 in strips of NS steps): 3 groups per SM, 0.040 ms; capped at 128
 // (no required work-group size, -cl-nv-maxrregcount) 0.0306-0.0308 against 0.0299-0.0300, so it
-// is offered for the Gaussian only (benchmarks/2026-11-28-s23). Tensor-core devices only: strips
-// of one step can come here, which PoCL 3.1 does not take (above).
+// is offered there for the Gaussian only (benchmarks/2026-11-28-s23); on devices without the
+// instruction, in two-warp groups, so that the tests check the cut everywhere. The launch has at
+// least one group per column (the candidate's group_px.x is GM_W): with fewer, columns past the
+// group count would be left unwritten.
 __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height, float16 wh, float16 wv) {
@@ -699,9 +730,6 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     const uint k = 0x44444444u | ((uint)get_num_groups(0) >> 31);
     const uint m = (GM_LV ? 0x4B000000u : 0x47000000u) | ((uint)get_num_groups(0) >> 31);
 #if defined(PG) && PG
-#if !GS_TC
-#error "gaussian: PG is an option of the tensor-core devices (GS_TC=1)"
-#endif
     const int spc = (height + 15) / 16;           // steps per column
     const int cols = (width + GM_W - 1) / GM_W;   // columns
     const int g = (int)get_group_id(0), ng = (int)get_num_groups(0);

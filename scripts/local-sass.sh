@@ -5,7 +5,8 @@
 #   scripts/local-sass.sh FILE.cl KERNEL [BUILD OPTIONS...]   clang's PTX of kernels/FILE.cl
 #   scripts/local-sass.sh --ptx PROGRAM KERNEL                NVIDIA's PTX (VFX_DUMP_BINARIES' .bin)
 # SEQ=1 also prints the opcodes in order; PTXAS_OPTS are added to ptxas's options (e.g.
-# --maxrregcount=128, which ptxas ignores for a kernel with a required work-group size). Needs Debian's clang-14, llvm-14 and libclc-14
+# --maxrregcount=128, which ptxas ignores for a kernel with a required work-group
+# size). Needs Debian's clang-14, llvm-14 and libclc-14
 # (apt-get install clang-14 llvm-14 libclc-14) and the CUDA toolkit's ptxas ($PTXAS, else
 # /usr/local/cuda/bin/ptxas). The opcode table is built once from the SASS listings in
 # benchmarks/ (scripts/sass_mix.py), into ${XDG_CACHE_HOME:-~/.cache}/vfx/sass-opcodes.json.

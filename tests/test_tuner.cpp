@@ -466,6 +466,18 @@ TEST(TunedKernel, PgCandidatesLaunchOneRowOfGroupsPerComputeUnit) {
             for (uint32_t x = 0; x < w; ++x)
                 EXPECT_EQ(set[y][x], y < 2) << x << "," << y;
     }
+    {
+        // Fewer columns of group_px.x = 8 than two groups per unit: two groups per unit (of 4
+        // work-items across), not one per column.
+        KernelVariant v{"-DPG=2", {4, 2}, {1, 1}};
+        v.group_px = {8, 0};
+        TunedKernel tk("mono.cl", "mono_to_rgba", {v});
+        const uint32_t w = 16 * units - 8, h = 3;
+        const auto set = written(tk, w, h);
+        for (uint32_t y = 0; y < h; ++y)
+            for (uint32_t x = 0; x < w; ++x)
+                EXPECT_EQ(set[y][x], y < 2 && x < 8 * units) << x << "," << y;
+    }
 }
 
 }  // namespace

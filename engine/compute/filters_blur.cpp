@@ -48,6 +48,9 @@ std::vector<KernelVariant> gaussian_variants() {
     const auto rgba8_tc = [](const std::string& o) {
         return build_option(o, "WORK16") == 0 && build_option(o, "GS_TC") == 1;
     };
+    const auto rgba8_no_tc = [](const std::string& o) {
+        return build_option(o, "WORK16") == 0 && build_option(o, "GS_TC") != 1;
+    };
     const auto gaussian_tc = [rgba8_tc](const std::string& o) {
         return rgba8_tc(o) && build_option(o, "UNSHARP") == 0;
     };
@@ -187,7 +190,7 @@ std::vector<KernelVariant> gaussian_variants() {
             {"-DMMA=1 -DLV=1 -DMW=2 -DNS=2", {32, 2}, {1, 16}, rgba8_only},
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=8", {32, 4}, {2, 32}, rgba8_tc},
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=17", {32, 4}, {2, 68}, rgba8_tc},
-            // LH=2|3 (common.h's vfx_ld_u32x4): the strips' loads with an L2 fetch size of 256
+            // LH=2|3 (gaussian.cl's gm_ld16): the strips' loads with an L2 fetch size of 256
             // bytes (LH=3: through the read-only path too), so that a miss brings the
             // neighbouring groups' apron columns with it. H200 4K, the bench in three alternating
             // rounds: the Gaussian 0.0287-0.0290 ms against 0.0291-0.0293, the unsharp (LH=3)
@@ -199,7 +202,12 @@ std::vector<KernelVariant> gaussian_variants() {
             // offered for the Gaussian only (benchmarks/2026-11-28-s23).
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=17 -DLH=2", {32, 4}, {2, 68}, rgba8_tc},
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=17 -DLH=3", {32, 4}, {2, 68}, rgba8_tc},
-            {"-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=2", {32, 4}, {1, 1}, gaussian_tc, {64, 0}}};
+            {"-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=2", {32, 4}, {1, 1}, gaussian_tc, {64, 0}},
+            // PG where the device has no tensor cores (two-warp groups, as the first MMA
+            // candidate): slow there too, but the tests check the frame's cut into strips of
+            // unequal length on every device (a 3 x 200 frame: 8 groups on 2 compute units cut
+            // its one column into strips of 1 and 2 steps).
+            {"-DMMA=1 -DLV=1 -DMW=2 -DPG=4", {32, 2}, {1, 1}, rgba8_no_tc, {32, 0}}};
 }
 
 // __local bytes of an LM=2 candidate of gaussian_strip at radius r: three planes (R, G, B) of
