@@ -12,6 +12,9 @@
 #   forced NAME FILTER CASE LIMIT LABEL...
 #                              scripts/forced-bench.sh: the bench with each LABEL forced, three
 #                              alternating rounds, into $out/forced-NAME and summary.txt
+#   fresh_bench LIMIT          `vfx bench` at 1080p and 4K with fresh tuning (the table's run):
+#                              bench.txt, tuned.txt (also copied to $OUT), ours.json, bench.log;
+#                              its 4K rows into summary.txt
 #   nvidia_tests BINARY FILTER LIMIT
 #                              a test binary of the pack with --gtest_filter=FILTER, line-buffered
 #                              (a run cut at LIMIT seconds keeps what it printed)
@@ -52,6 +55,16 @@ forced() {
     cut -c1-150 | tee -a "$sum"
 }
 
+fresh_bench() {
+  local limit=$1
+  log "vfx bench, fresh tuning (1080p and 4K)"
+  VFX_CACHE_DIR=$tmp/cache timeout "$limit" "$bin/vfx" bench --retune --log-level debug \
+    --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"
+  echo "exit $?" >> "$out/bench.txt"
+  grep -oE 'tuned [^ ]+ .*' "$out/bench.log" > "$out/tuned.txt"
+  grep -E 'copy bandwidth| 3840x2160 |^exit' "$out/bench.txt" | cut -c1-150 | tee -a "$sum"
+  cp "$out/bench.txt" "$out/tuned.txt" "$final/"
+}
 nvidia_tests() {
   local binary=$1 filter=$2 limit=$3
   log "$binary $filter under NVIDIA's compiler"

@@ -14,12 +14,7 @@ set -uo pipefail
 source scripts/device-call.sh
 device_call s21-final "${1:-}" || exit 0
 
-log "vfx bench, fresh tuning (1080p and 4K)"
-VFX_CACHE_DIR=$tmp/cache timeout 170 "$bin/vfx" bench --retune --log-level debug \
-  --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"
-echo "exit $?" >> "$out/bench.txt"
-grep -oE 'tuned [^ ]+ .*' "$out/bench.log" > "$out/tuned.txt"
-grep -E 'copy bandwidth| 3840x2160 |^exit' "$out/bench.txt" | cut -c1-150 | tee -a "$sum"
+fresh_bench 170
 
 forced mhc demosaic 'METHOD=0' 70 \
   "-DPY=2 -DDI=5 -DPRMT=1 -DLX=16 -DLP=1024 16x8 px4x2" \

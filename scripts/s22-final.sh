@@ -12,13 +12,7 @@ set -uo pipefail
 source scripts/device-call.sh
 device_call s22-final "${1:-}" || exit 0
 
-log "vfx bench, fresh tuning (1080p and 4K)"
-VFX_CACHE_DIR=$tmp/cache timeout 200 "$bin/vfx" bench --retune --log-level debug \
-  --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"
-echo "exit $?" >> "$out/bench.txt"
-grep -oE 'tuned [^ ]+ .*' "$out/bench.log" > "$out/tuned.txt"
-grep -E 'copy bandwidth| 3840x2160 |^exit' "$out/bench.txt" | cut -c1-150 | tee -a "$sum"
-cp "$out/bench.txt" "$out/tuned.txt" "$final/"
+fresh_bench 200
 
 nvidia_tests test_compute '*GaussianAndUnsharpEveryTunedVariant*' 120
 nvidia_tests test_filters_isp 'Isp.Demosaic*' 240

@@ -22,13 +22,7 @@ forced mhc demosaic 'METHOD=0' 110 \
   "-DPY=4 -DDI=5 -DPRMT=1 -DFP=1 -DRP=192 16x8 px4x4" \
   "-DPY=2 -DDI=5 -DPRMT=1 -DFP=1 -DRP=192 16x4 px4x2"
 
-log "vfx bench, fresh tuning (1080p and 4K)"
-VFX_CACHE_DIR=$tmp/cache timeout 200 "$bin/vfx" bench --retune --log-level debug \
-  --json "$out/ours.json" > "$out/bench.txt" 2> "$out/bench.log"
-echo "exit $?" >> "$out/bench.txt"
-grep -oE 'tuned [^ ]+ .*' "$out/bench.log" > "$out/tuned.txt"
-grep -E 'copy bandwidth| 3840x2160 |^exit' "$out/bench.txt" | cut -c1-150 | tee -a "$sum"
-cp "$out/bench.txt" "$out/tuned.txt" "$final/"
+fresh_bench 200
 
 nvidia_tests test_compute '*GaussianAndUnsharpEveryTunedVariant*' 100
 nvidia_tests test_filters_isp 'Isp.Demosaic*' 220

@@ -447,7 +447,7 @@ TEST(TunedKernel, PgCandidatesLaunchOneRowOfGroupsPerComputeUnit) {
     };
     cl.tuner().set_mode(TuneMode::fixed);
     {
-        // Two groups per unit of 4 x 2 work-items: 8 units columns, rows 0 and 1 only.
+        // Two groups per unit of 4 x 2 work-items: 8 x units columns, rows 0 and 1 only.
         TunedKernel tk("mono.cl", "mono_to_rgba", {{"-DPG=2", {4, 2}, {1, 1}}});
         const uint32_t w = 8 * units + 5, h = 5;
         const auto set = written(tk, w, h);

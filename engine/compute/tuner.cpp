@@ -497,10 +497,10 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
         };
         if (const auto pg = build_option(v.options, "PG"); pg && *pg > 0) {
             // N groups per compute unit, or one per column of group_px.x pixels if there are more.
-            const size_t groups = std::max<size_t>(
-                static_cast<size_t>(*pg) * std::max(cl.info().compute_units, 1u),
-                v.group_px[0] != 0 ? (width + v.group_px[0] - 1) / v.group_px[0] : 1);
-            return enqueue_2d(queue, k, groups * v.local[0], v.local[1], v.local, after);
+            const size_t per_units =
+                static_cast<size_t>(*pg) * std::max(cl.info().compute_units, 1u) * v.local[0];
+            return enqueue_2d(queue, k, std::max(per_units, v.group_px[0] ? items(width, 0) : 0),
+                              v.local[1], v.local, after);
         }
         return enqueue_2d(queue, k, items(width, 0), items(height, 1), v.local, after);
     };
