@@ -695,25 +695,29 @@ inline void gm_strip(__global const uchar* src, int src_pitch, __global uchar* d
     }
 }
 
-// -DPG=N (the tuner launches max(N groups per compute unit, the frame's columns of groups) in
-// one row, TunedKernel): strips of unequal length, as many as there are groups, so that the grid
-// is one wave with the same work on every compute unit, where strips of a fixed NS steps leave
-// some units a strip more than others (4K, 4 groups a unit: 480 strips of 17 steps on 132
-// units, 84 with 4 and 48 with 3: 68 steps against 61.4 on average). Of G groups over C columns
-// of S steps, the first G % C columns are cut into G / C + 1 strips and the others into G / C
-// (4K: 15 and 16-17 steps); group g takes strip g / C of column g % C. With an L2 fetch size on
-// the loads (LH=2), H200 4K, the bench in three alternating rounds in two calls: 0.0283-0.0286
-// ms against 0.0287-0.0290 for strips of 17 steps with it and 0.0291-0.0292 without; alone no
-// faster than those (0.0293-0.0297). NVIDIA's compiler gave the unsharp's program 138
-// registers in this form (128 in strips of NS steps): 3 groups per SM, 0.040 ms; capped at 128
-// (no required work-group size, -cl-nv-maxrregcount) 0.0306-0.0308 against 0.0299-0.0300, so it
-// is offered there for the Gaussian only (benchmarks/2026-11-28-s23); on devices without the
-// instruction, in two-warp groups, so that the tests check the cut everywhere. The launch has at
-// least one group per column (the candidate's group_px.x is GM_W): with fewer, columns past the
-// group count would be left unwritten.
+// -DPG=N: one wave of strips of unequal length, the same work on every compute unit, where strips
+// of a fixed NS steps leave some units a strip more than others (4K, 4 groups a unit: 480 strips
+// of 17 steps on 132 units, 84 with 4 and 48 with 3: 68 steps against 61.4 on average).
+// TunedKernel launches G = max(N groups per compute unit, C columns of GM_W) groups as a grid of
+// C x R groups, R = ceil(G / C), and passes G (pg_groups, the last argument): the first
+// G - (R - 1) C columns are cut into R strips, the others into R - 1 (4K: 48 columns of 9
+// strips of 15 steps, 12 of 8 of 16-17); groups past their column's strips return at once.
+// The column is the group's x index: from a one-row grid (column g % C of group g) NVIDIA's
+// compiler gave the unsharp's program 138 registers, 3 groups per SM, 0.040 ms (capped at 128
+// 0.0306); from this grid 128. H200 4K, with an L2 fetch size on the loads (LH=2), the bench in
+// three alternating rounds: the Gaussian 0.0280-0.0283 ms (70 % of the copy) against 0.0284-0.0286
+// for strips of 17 steps (and 0.0281 for the one-row grid), the unsharp 0.0285 ms (69-70 %)
+// against 0.0296-0.0300 (LH=3 0.0296-0.0297) (benchmarks/2026-11-28-s24; the one-row grid:
+// benchmarks/2026-11-28-s23). On devices without the instruction, in two-warp groups, so that
+// the tests check the cut everywhere.
 __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
-    int height, float16 wh, float16 wv) {
+    int height, float16 wh, float16 wv
+#if defined(PG) && PG
+    ,
+    int pg_groups
+#endif
+) {
     __local uint tile[GM_SLOTS * 16 * GM_P] __attribute__((aligned(16)));  // the ring
     __local gm_h2 pt[GM_PT];                                               // the taps
 #if GM_HW
@@ -730,13 +734,12 @@ __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     const uint k = 0x44444444u | ((uint)get_num_groups(0) >> 31);
     const uint m = (GM_LV ? 0x4B000000u : 0x47000000u) | ((uint)get_num_groups(0) >> 31);
 #if defined(PG) && PG
-    const int spc = (height + 15) / 16;           // steps per column
-    const int cols = (width + GM_W - 1) / GM_W;   // columns
-    const int g = (int)get_group_id(0), ng = (int)get_num_groups(0);
-    const int col = g % cols, j = g / cols;       // strip j of column col
-    const int nk = ng / cols + (col < ng % cols);  // strips of that column
-    const int sy = j * spc / nk * 16, ey = (j + 1) * spc / nk * 16;  // its rows
-    if (j >= nk || sy >= ey) return;  // the whole group
+    const int col = (int)get_group_id(0), j = (int)get_group_id(1);  // strip j of column col
+    const int cols = (int)get_num_groups(0), rows = (int)get_num_groups(1);
+    const int nk = rows - (col >= pg_groups - (rows - 1) * cols);  // strips of this column
+    const int spc = (height + 15) / 16;                              // steps per column
+    const int sy = j * spc / nk * 16, ey = (j + 1) * spc / nk * 16;  // the strip's rows
+    if (j >= nk || sy >= ey) return;                                 // the whole group
     gm_put_taps(wh, warp * 32 + lane, pt);
     gm_strip(src, src_pitch, dst, dst_pitch, width, height, wv.sf, col * GM_W, sy, (ey - sy) / 16,
              tile, pt, sc, lane, warp, k, m);

@@ -1,5 +1,6 @@
 // The auto-tuner: choices by measurement, the disk cache (reuse, retune, a changed candidate
 // list, a foreign or broken file), forcing, and TunedKernel's variants computing one result.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -134,8 +135,8 @@ TEST(Tuner, CandidatesFarBehindLeaveTheRoundsEarly) {
     EXPECT_THROW(tuner.set_prune_ratio(0.5), std::invalid_argument);
 }
 
-// How much the tuner's cache eviction writes: enough to pass a GPU's last-level cache whatever
-// the driver reports, never more than the device can spare, nothing on a CPU.
+// How much the tuner's cache eviction goes through: enough to pass a GPU's last-level cache
+// whatever the driver reports, never more than the device can spare, nothing on a CPU.
 TEST(Tuner, EvictionBytes) {
     ClDeviceInfo h100;
     h100.type = CL_DEVICE_TYPE_GPU;
@@ -260,7 +261,7 @@ struct MonoToRgba {
     }
 };
 
-// Every measuring run waits on a fill that empties the caches (forced here on any device, with
+// Every measuring run waits on a copy that empties the caches (forced here on any device, with
 // a small scratch); a run of a known choice does not. A scratch the device refuses turns the
 // eviction off with a warning, and measuring goes on without it.
 TEST(TunedKernel, MeasuringRunsEvictTheCachesOrGoOnWithout) {
@@ -420,63 +421,59 @@ TEST(TunedKernel, CandidatesOfferedOnlyWhereTheyApply) {
     VFX_CL(clFinish(cl.queue()));
 }
 
-// -DPG=N launches one row of N groups per compute unit, whatever the frame (the kernel shares the
-// frame out itself), or one group per group_px.x columns where that is more: mono_to_rgba, which
-// knows nothing of it, then writes the pixels of that grid only.
-TEST(TunedKernel, PgCandidatesLaunchOneRowOfGroupsPerComputeUnit) {
+// A -DPG=N candidate runs as one wave of G = max(N x compute units, columns of group_px.x)
+// groups, a grid of columns x ceil(G / columns), with G as the kernel's last argument (a probe
+// kernel records what each group saw).
+TEST(TunedKernel, PgCandidatesLaunchColumnsTimesStripsWithTheGroupCount) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();
-    const uint32_t units = std::max(cl.info().compute_units, 1u);
-    auto written = [&](TunedKernel& tk, uint32_t w, uint32_t h) {
-        MonoToRgba pass(cl, w, h);
-        std::vector<uint8_t> zero(pass.g.size_bytes(), 0);
-        VFX_CL(clEnqueueWriteBuffer(cl.queue(), pass.dst.get(), CL_TRUE, 0, zero.size(),
-                                    zero.data(), 0, nullptr, nullptr));
-        VFX_CL(clEnqueueWriteBuffer(cl.queue(), pass.src.get(), CL_TRUE, 0, pass.gm.size_bytes(),
-                                    std::vector<uint8_t>(pass.gm.size_bytes(), 7).data(), 0,
-                                    nullptr, nullptr));
-        pass.run(tk, "-DWORK16=0 -DSRC16=0", w);
-        std::vector<uint8_t> out(pass.g.size_bytes());
-        VFX_CL(clEnqueueReadBuffer(cl.queue(), pass.dst.get(), CL_TRUE, 0, out.size(), out.data(),
-                                   0, nullptr, nullptr));
-        std::vector<std::vector<bool>> set(h, std::vector<bool>(w));
-        for (uint32_t y = 0; y < h; ++y)
-            for (uint32_t x = 0; x < w; ++x)
-                set[y][x] = out[y * pass.g.pitch + 4 * x + 3] != 0;  // alpha: written
-        return set;
-    };
+    cl.add_source("test-pg-probe.cl", R"CL(
+// Per group (x, y): 1 + its x index, the grid's groups across and down, the group count passed.
+__kernel void pg_probe(__global int* seen, int width, int height, int groups) {
+    if (get_local_id(0) != 0 || get_local_id(1) != 0) return;
+    __global int* s = seen + 4 * (get_group_id(1) * get_num_groups(0) + get_group_id(0));
+    s[0] = 1 + (int)get_group_id(0);
+    s[1] = (int)get_num_groups(0);
+    s[2] = (int)get_num_groups(1);
+    s[3] = groups;
+    (void)width, (void)height;
+}
+)CL");
     cl.tuner().set_mode(TuneMode::fixed);
-    {
-        // Two groups per unit of 4 x 2 work-items: 8 x units columns, rows 0 and 1 only.
-        TunedKernel tk("mono.cl", "mono_to_rgba", {{"-DPG=2", {4, 2}, {1, 1}}});
-        const uint32_t w = 8 * units + 5, h = 5;
-        const auto set = written(tk, w, h);
-        for (uint32_t y = 0; y < h; ++y)
-            for (uint32_t x = 0; x < w; ++x)
-                EXPECT_EQ(set[y][x], y < 2 && x < 8 * units) << x << "," << y;
-    }
-    {
-        // More columns of group_px.x = 4 than two groups per unit: one group per column.
+    const uint32_t units = std::max(cl.info().compute_units, 1u);
+    struct Case {
+        uint32_t width, group_px;
+        size_t groups, cols;  // expected
+    };
+    const Case cases[] = {
+        {8 * 3 * units + 5, 8, 2 * units, 3 * units + 1},  // more columns than 2 a unit
+        {4 * units - 3, 4, 2 * units, units},              // two strips a column
+        {5, 8, 2 * units, 1},                              // one column, all its strips
+        {8 * units + 8 * units / 2 + 1, 8, 2 * units, units + units / 2 + 1}};
+    for (const Case& c : cases) {
         KernelVariant v{"-DPG=2", {4, 2}, {1, 1}};
-        v.group_px = {4, 0};
-        TunedKernel tk("mono.cl", "mono_to_rgba", {v});
-        const uint32_t w = 4 * (2 * units + 3) - 1, h = 3;
-        const auto set = written(tk, w, h);
-        for (uint32_t y = 0; y < h; ++y)
-            for (uint32_t x = 0; x < w; ++x)
-                EXPECT_EQ(set[y][x], y < 2) << x << "," << y;
-    }
-    {
-        // Fewer columns of group_px.x = 8 than two groups per unit: two groups per unit (of 4
-        // work-items across), not one per column.
-        KernelVariant v{"-DPG=2", {4, 2}, {1, 1}};
-        v.group_px = {8, 0};
-        TunedKernel tk("mono.cl", "mono_to_rgba", {v});
-        const uint32_t w = 16 * units - 8, h = 3;
-        const auto set = written(tk, w, h);
-        for (uint32_t y = 0; y < h; ++y)
-            for (uint32_t x = 0; x < w; ++x)
-                EXPECT_EQ(set[y][x], y < 2 && x < 8 * units) << x << "," << y;
+        v.group_px = {c.group_px, 0};
+        TunedKernel tk("test-pg-probe.cl", "pg_probe", {v});
+        const size_t groups = std::max(c.groups, c.cols);
+        const size_t rows = (groups + c.cols - 1) / c.cols;
+        std::vector<cl_int> seen(4 * c.cols * rows + 4, 0);
+        ClMem buf =
+            cl.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, seen.size() * 4, seen.data());
+        tk.enqueue(cl, cl.queue(), "", c.width, 7, [&](cl_kernel k, std::array<size_t, 2>) {
+            set_args(k, buf.get(), static_cast<cl_int>(c.width), cl_int{7});
+        });
+        VFX_CL(clEnqueueReadBuffer(cl.queue(), buf.get(), CL_TRUE, 0, seen.size() * 4, seen.data(),
+                                   0, nullptr, nullptr));
+        for (size_t gy = 0; gy < rows; ++gy)
+            for (size_t gx = 0; gx < c.cols; ++gx) {
+                const cl_int* s = &seen[4 * (gy * c.cols + gx)];
+                SCOPED_TRACE(fmt::format("width {} group ({}, {})", c.width, gx, gy));
+                EXPECT_EQ(s[0], static_cast<cl_int>(gx + 1));
+                EXPECT_EQ(s[1], static_cast<cl_int>(c.cols));
+                EXPECT_EQ(s[2], static_cast<cl_int>(rows));
+                EXPECT_EQ(s[3], static_cast<cl_int>(groups));
+            }
+        EXPECT_EQ(seen[4 * c.cols * rows], 0) << "a group past the grid";
     }
 }
 

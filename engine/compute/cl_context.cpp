@@ -258,18 +258,21 @@ ClEvent ClContext::evict_caches(cl_command_queue queue, std::span<const cl_event
                 return ClEvent();
             }
         }
-        scratch = scratch_;  // a reference of this fill's own
+        scratch = scratch_;  // a reference of this copy's own
     }
-    const cl_uint pattern = 0;
+    // A copy from one half of the scratch to the other: lines read and lines written, as the
+    // previous frame's kernel leaves the caches in the bench and in playback (a fill leaves
+    // only written ones; compute/tuner.cpp says what that changed).
+    const size_t half = bytes / 2 & ~size_t{63};
     cl_event ev = nullptr;
-    const cl_int err = clEnqueueFillBuffer(queue, scratch.get(), &pattern, sizeof pattern, 0, bytes,
+    const cl_int err = clEnqueueCopyBuffer(queue, scratch.get(), scratch.get(), 0, half, half,
                                            static_cast<cl_uint>(wait.size()),
                                            wait.empty() ? nullptr : wait.data(), &ev);
     if (err != CL_SUCCESS) {
         std::lock_guard lock(scratch_mutex_);
         if (!eviction_off_)
             spdlog::warn(
-                "tuner: cannot fill the {} MiB scratch that empties the caches ({}); "
+                "tuner: cannot copy through the {} MiB scratch that empties the caches ({}); "
                 "measuring without",
                 bytes >> 20, cl_error_name(err));
         eviction_off_ = true;

@@ -114,23 +114,24 @@ public:
 
     // Cache eviction for the tuner's measuring runs (compute/tuner.hpp), so that each reads its
     // frame from DRAM as the bench's rotating buffers make it do.
-    // evict_caches() enqueues on `queue`, after `wait`, a fill of a scratch buffer of
-    // eviction_bytes(info()) bytes and returns the fill's event: the command to be measured
-    // must wait on it (the queue may be out of order). A null event where nothing was enqueued:
-    // no eviction on this device, or eviction turned off by an earlier failure. Best effort, it
-    // never throws: the first failure to allocate or fill the scratch (a device short of
-    // memory: allocation is often lazy, so the fill is where it shows) is one warning in the
-    // log and turns eviction off for this context, and measuring goes on without it.
-    // Any thread may call it: the scratch is made once under a lock and each fill holds its own
-    // reference to it; fills from two queues write it unordered (nothing reads it). The
-    // scratch lives until release_eviction_scratch(), which TunedKernel calls when it has
-    // measured, so the memory is held only while a kernel is measured (a fill still running
+    // evict_caches() enqueues on `queue`, after `wait`, a copy from one half of a scratch buffer
+    // of eviction_bytes(info()) bytes to the other and returns the copy's event: the command to
+    // be measured must wait on it (the queue may be out of order). A null event where nothing
+    // was enqueued: no eviction on this device, or eviction turned off by an earlier failure.
+    // Best effort, it never throws: the first failure to allocate or copy through the scratch
+    // (a device short of memory: allocation is often lazy, so the copy is where it shows) is
+    // one warning in the log and turns eviction off for this context, and measuring goes on
+    // without it.
+    // Any thread may call it: the scratch is made once under a lock and each copy holds its own
+    // reference to it; copies from two queues go through it unordered (what it holds is never
+    // used). The scratch lives until release_eviction_scratch(), which TunedKernel calls when it
+    // has measured, so the memory is held only while a kernel is measured (a copy still running
     // keeps it alive: OpenCL frees a buffer after the commands that use it).
     ClEvent evict_caches(cl_command_queue queue, std::span<const cl_event> wait = {});
     void release_eviction_scratch();
-    // Fills enqueued so far (tests).
+    // Evictions enqueued so far (tests).
     uint64_t evictions() const { return evictions_.load(); }
-    // Tests: evict with fills of `bytes` on any device (0: eviction_bytes(info()) again), and
+    // Tests: evict through a scratch of `bytes` on any device (0: eviction_bytes(info()) again), and
     // turn eviction back on after a failure.
     void set_eviction_bytes(size_t bytes);
 

@@ -51,9 +51,6 @@ std::vector<KernelVariant> gaussian_variants() {
     const auto rgba8_no_tc = [](const std::string& o) {
         return build_option(o, "WORK16") == 0 && build_option(o, "GS_TC") != 1;
     };
-    const auto gaussian_tc = [rgba8_tc](const std::string& o) {
-        return rgba8_tc(o) && build_option(o, "UNSHARP") == 0;
-    };
     // Candidates that lost on every device measured (H100 and PoCL, both radii, 1080p and
     // 4K, 1.3x the best or worse: benchmarks/2026-11-25-h100/tuned.txt) are left out, so a
     // first start compiles fewer programs: most shapes of the register-only and LM=1 paths,
@@ -194,19 +191,21 @@ std::vector<KernelVariant> gaussian_variants() {
             // bytes (LH=3: through the read-only path too), so that a miss brings the
             // neighbouring groups' apron columns with it. H200 4K, the bench in three alternating
             // rounds: the Gaussian 0.0287-0.0290 ms against 0.0291-0.0293, the unsharp (LH=3)
-            // 0.0295-0.0300 against 0.0299-0.0303. PG=4 (gaussian.cl: one wave of strips of
-            // unequal length, the same work on every SM) with LH=2: the Gaussian 0.0283-0.0286 ms
-            // (69-70 % of the copy) against 0.0287-0.0290 for NS 17 with LH=2, in two calls; the
-            // tuner puts the two within 1 % and takes either (at 1080p PG, 0.0117 ms against
-            // 0.0137). The unsharp's PG program takes 138 registers (3 groups per SM, 0.040 ms):
-            // offered for the Gaussian only (benchmarks/2026-11-28-s23).
+            // 0.0295-0.0300 against 0.0299-0.0303 (benchmarks/2026-11-28-s23).
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=17 -DLH=2", {32, 4}, {2, 68}, rgba8_tc},
             {"-DMMA=1 -DLV=1 -DMW=4 -DNS=17 -DLH=3", {32, 4}, {2, 68}, rgba8_tc},
-            {"-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=2", {32, 4}, {1, 1}, gaussian_tc, {64, 0}},
+            // PG=4 (gaussian.cl): one wave of strips of unequal length, the same work on every
+            // SM, the grid's columns the strips' (group_px.x: GM_W). H200 4K, the bench in three
+            // alternating rounds: the Gaussian 0.0280-0.0283 ms (70 % of the copy) against
+            // 0.0284-0.0286 for NS 17 with LH=2, the unsharp 0.0285 (69-70 %) against
+            // 0.0296-0.0300 (benchmarks/2026-11-28-s24).
+            {"-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=2", {32, 4}, {1, 1}, rgba8_tc, {64, 0}},
+            {"-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=3", {32, 4}, {1, 1}, rgba8_tc, {64, 0}},
             // PG where the device has no tensor cores (two-warp groups, as the first MMA
             // candidate): slow there too, but the tests check the frame's cut into strips of
             // unequal length on every device (a 3 x 200 frame: 8 groups on 2 compute units cut
-            // its one column into strips of 1 and 2 steps).
+            // its one column into strips of 1 and 2 steps; 130 x 7: 5 columns, 3 of them cut in
+            // two, whose first strip is empty).
             {"-DMMA=1 -DLV=1 -DMW=2 -DPG=4", {32, 2}, {1, 1}, rgba8_no_tc, {32, 0}}};
 }
 

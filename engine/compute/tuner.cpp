@@ -32,16 +32,24 @@ namespace {
 // after frame), not after another candidate and a wait for the device to go idle. Single runs
 // ranked box radius 5's candidates otherwise than the bench did (H100: the one chosen 0.0387 ms
 // in the bench, one the tuner put 3 % behind it 0.0361). TunedKernel's runs each come after a
-// write over a buffer larger than the device's caches (ClContext::evict_caches; on a GPU about
-// 1 ms a candidate on an H100, more on slower memory), so that a run reads its frame from DRAM
-// as the bench's rotating buffers make it do; without it the timed run found much of its frame
-// in L2, where the first run of its burst had just left it, and ranked candidates otherwise than
-// the bench (the H200 of 2026-11-26 took unsharp's strips of 7 steps, 0.0318 ms in the bench; a
-// candidate whose gain is DRAM latency hidden, such as demosaic's prefetch into L2, looked no
-// faster).
+// copy through a buffer larger than the device's caches (ClContext::evict_caches; on a GPU
+// about 1 ms a candidate on an H100, more on slower memory), so that a run reads its frame from
+// DRAM as the bench's rotating buffers make it do; without it the timed run found much of its
+// frame in L2, where the first run of its burst had just left it, and ranked candidates
+// otherwise than the bench (the H200 of 2026-11-26 took unsharp's strips of 7 steps, 0.0318 ms
+// in the bench; a candidate whose gain is DRAM latency hidden, such as demosaic's prefetch into
+// L2, looked no faster). A copy, not a fill: it leaves L2 holding lines read and lines written,
+// as the previous frame's kernel does in the bench and in playback, where a fill leaves it all
+// written; after a fill the H200's tuner put the one-wave strips of the Gaussian and unsharp
+// (gaussian.cl's PG) level with strips of 17 steps or behind them (0.0294-0.0296 ms against
+// 0.0294-0.0299), where the bench has them 2 and 4 % ahead (0.0280-0.0286 against
+// 0.0285-0.0299); after a copy it ranks them as the bench does, the Gaussian's within 1 % of its
+// times (0.0282-0.0283 against 0.0287-0.0288), and picks as well as the bench for demosaic
+// (benchmarks/2026-11-28-s24; a read of the buffer instead ranked the strips alike but picked
+// a bilinear demosaic 11 % slower in the bench).
 // How candidates are measured, part of every tuning key (TunedKernel::key_of): choices made
-// another way (before the runs evicted the caches) are measured again.
-constexpr const char* kMethod = "bursts of 2 after a cache eviction";
+// another way (before the runs evicted the caches, or after a fill) are measured again.
+constexpr const char* kMethod = "bursts of 2 after a cache eviction by copy";
 constexpr int kWarmups = 1;
 constexpr int kRounds = 11;
 constexpr int kBurst = 2;
@@ -496,11 +504,20 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
             return (size + v.per_item[a] - 1) / v.per_item[a];
         };
         if (const auto pg = build_option(v.options, "PG"); pg && *pg > 0) {
-            // N groups per compute unit, or one per column of group_px.x pixels if there are more.
-            const size_t per_units =
-                static_cast<size_t>(*pg) * std::max(cl.info().compute_units, 1u) * v.local[0];
-            return enqueue_2d(queue, k, std::max(per_units, v.group_px[0] ? items(width, 0) : 0),
-                              v.local[1], v.local, after);
+            // G = N groups per compute unit, or one per column of group_px.x pixels if there
+            // are more, as columns x ceil(G / columns) groups; G is the kernel's last argument.
+            if (v.group_px[0] == 0)
+                throw std::logic_error(
+                    fmt::format("{}: PG candidate {} has no group_px.x", kernel_, v.label()));
+            const size_t cols = (width + v.group_px[0] - 1) / v.group_px[0];
+            const size_t groups = std::max<size_t>(
+                static_cast<size_t>(*pg) * std::max(cl.info().compute_units, 1u), cols);
+            const cl_int g = static_cast<cl_int>(groups);
+            cl_uint nargs = 0;
+            VFX_CL(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, nullptr));
+            VFX_CL(clSetKernelArg(k, nargs - 1, sizeof g, &g));
+            return enqueue_2d(queue, k, cols * v.local[0], (groups + cols - 1) / cols * v.local[1],
+                              v.local, after);
         }
         return enqueue_2d(queue, k, items(width, 0), items(height, 1), v.local, after);
     };
@@ -510,7 +527,7 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
         // Only what is needed is compiled: every candidate when the tuner is going to measure,
         // else (a cached, fixed or forced choice) just the chosen one.
         // Each measuring run reads its frame from DRAM, as the bench's do (top of this file):
-        // it waits on a fill that empties the caches, whose scratch goes when measuring ends.
+        // it waits on a copy that empties the caches, whose scratch goes when measuring ends.
         const std::function<ClEvent(size_t)> run = [&](size_t t) {
             const ClEvent evicted = cl.evict_caches(queue, wait);
             if (!evicted) return launch(t, wait);

@@ -111,9 +111,11 @@ private:
 // candidates for the frame's options on first use, lets the tuner choose one per (options,
 // frame size), and launches it over ceil(width / per_item.x) x ceil(height / per_item.y)
 // work-items rounded up to whole work-groups (or, where a candidate sets group_px, over
-// ceil(width / group_px.x) groups across; where its options hold -DPG=N, over one row of N
-// groups per compute unit, or of ceil(width / group_px.x) groups where that is more: a kernel
-// that shares the frame out itself, so that the grid is one wave of groups with equal work).
+// ceil(width / group_px.x) groups across; where its options hold -DPG=N, over G = N groups per
+// compute unit, or one per column of group_px.x pixels where that is more, as a grid of
+// C = ceil(width / group_px.x) columns x ceil(G / C) groups, with G as the kernel's last
+// argument (set here, after set_args): a kernel that shares the frame out itself, so that the
+// grid is one wave of groups with equal work; group_px.x is required).
 // Candidates whose shape the kernel cannot take (CL_KERNEL_WORK_GROUP_SIZE) or whose local memory
 // does not fit are dropped before measuring. Not thread-safe: one instance per filter (kernel
 // objects are not shared across threads).
