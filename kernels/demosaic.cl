@@ -261,6 +261,23 @@ inline void dm_load_words(__global const uchar* src, int pitch, int xa, int y, i
 }
 
 // p[k + 2] = P(k), k = -2 .. 3, of the quad whose samples are word b (a before it, c after).
+// -DNC=1 (NVIDIA, mono8): the interior blocks' words loaded through the non-coherent (read-only)
+// data path (PTX ld.global.nc); the source is not written while the kernel runs. H200 4K, the
+// bench in three alternating rounds in each of two calls: MHC 0.0178-0.0180 ms (68-69 % of the
+// copy) with RP 192 or 256 against 0.0181-0.0183 without it; with an L2 fetch size of 128 or 256
+// bytes as well 0.0179-0.0180, not kept (benchmarks/2026-11-28-s24). Elsewhere the plain load.
+#if defined(__NV_CL_C_VERSION) && defined(NC) && NC && !WORK16
+inline dmw_t dm_ld(__global const dmw_t* p) {
+    uint v;
+    asm("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+#else
+inline dmw_t dm_ld(__global const dmw_t* p) {
+    return *p;
+}
+#endif
+
 inline void dm_pairs(dmw_t a, dmw_t b, dmw_t c, dp_t* p) {
 #if WORK16
     const uint2 al = a & 0xFFFFu, bl = b & 0xFFFFu, cl = c & 0xFFFFu;  // samples 0, 2 of a word
@@ -462,7 +479,7 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
         for (int j = 0; j < PY + 4; ++j, row += src_pitch)
 #pragma unroll
             for (int i = 0; i < DM_Q + 2; ++i)
-                w[j][i] = ((__global const dmw_t*)row)[i - 1];
+                w[j][i] = dm_ld(((__global const dmw_t*)row) + i - 1);
     } else {
 #pragma unroll
         for (int j = 0; j < PY + 4; ++j)
