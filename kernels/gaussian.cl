@@ -705,11 +705,12 @@ inline void gm_strip(__global const uchar* src, int src_pitch, __global uchar* d
 // The column is the group's x index: from a one-row grid (column g % C of group g) NVIDIA's
 // compiler gave the unsharp's program 138 registers, 3 groups per SM, 0.040 ms (capped at 128
 // 0.0306); from this grid 128. H200 4K, with an L2 fetch size on the loads (LH=2), the bench in
-// three alternating rounds: the Gaussian 0.0280-0.0283 ms (70 % of the copy) against 0.0284-0.0286
-// for strips of 17 steps (and 0.0281 for the one-row grid), the unsharp 0.0285 ms (69-70 %)
-// against 0.0296-0.0300 (LH=3 0.0296-0.0297) (benchmarks/2026-11-28-s24; the one-row grid:
+// three alternating rounds: the Gaussian 0.0280-0.0283 ms (70 % of the copy) against 0.0284-0.0287
+// for strips of 17 steps (and 0.0281 for the one-row grid), the unsharp 0.0284-0.0286 ms (69 %)
+// against 0.0296-0.0300 (LH=3 0.0296-0.0299) (benchmarks/2026-11-28-s24; the one-row grid:
 // benchmarks/2026-11-28-s23). On devices without the instruction, in two-warp groups, so that
-// the tests check the cut everywhere.
+// the tests check the cut everywhere. pg_groups >= C (TunedKernel's max), so every column has a
+// strip (nk >= 1).
 __kernel __attribute__((reqd_work_group_size(32, MW, 1))) void gaussian_strip(
     __global const uchar* src, int src_pitch, __global uchar* dst, int dst_pitch, int width,
     int height, float16 wh, float16 wv

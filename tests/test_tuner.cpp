@@ -289,7 +289,7 @@ TEST(TunedKernel, MeasuringRunsEvictTheCachesOrGoOnWithout) {
     VFX_CL(clFinish(cl.queue()));
     EXPECT_EQ(cl.evictions(), measured);
 
-    // A size no device allocates: measuring (a new size) still chooses, and nothing is filled.
+    // A size no device allocates: measuring (a new size) still chooses, and nothing evicts.
     cl.set_eviction_bytes(std::max<size_t>(cl.info().max_alloc_bytes, cl.info().global_mem_bytes) *
                           4);
     EXPECT_NO_THROW(pass.run(tk, opts, w - 3));
@@ -428,15 +428,21 @@ TEST(TunedKernel, PgCandidatesLaunchColumnsTimesStripsWithTheGroupCount) {
     VFX_REQUIRE_CL();
     ClContext& cl = *test::test_cl();
     cl.add_source("test-pg-probe.cl", R"CL(
-// Per group (x, y): 1 + its x index, the grid's groups across and down, the group count passed.
-__kernel void pg_probe(__global int* seen, int width, int height, int groups) {
+// Per group (x, y): 1 + its x index, the grid's groups across and down, the group count passed
+// (slots past `slots`: a grid larger than expected, counted in the last slot's first int).
+__kernel void pg_probe(__global int* seen, int slots, int height, int groups) {
     if (get_local_id(0) != 0 || get_local_id(1) != 0) return;
-    __global int* s = seen + 4 * (get_group_id(1) * get_num_groups(0) + get_group_id(0));
+    const int i = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
+    if (i >= slots) {
+        atomic_inc(seen + 4 * slots);
+        return;
+    }
+    __global int* s = seen + 4 * i;
     s[0] = 1 + (int)get_group_id(0);
     s[1] = (int)get_num_groups(0);
     s[2] = (int)get_num_groups(1);
     s[3] = groups;
-    (void)width, (void)height;
+    (void)height;
 }
 )CL");
     cl.tuner().set_mode(TuneMode::fixed);
@@ -446,9 +452,10 @@ __kernel void pg_probe(__global int* seen, int width, int height, int groups) {
         size_t groups, cols;  // expected
     };
     const Case cases[] = {
-        {8 * 3 * units + 5, 8, 2 * units, 3 * units + 1},  // more columns than 2 a unit
-        {4 * units - 3, 4, 2 * units, units},              // two strips a column
-        {5, 8, 2 * units, 1},                              // one column, all its strips
+        {8 * 3 * units + 5, 8, 2 * units, 3 * units + 1},    // more columns than 2 a unit
+        {4 * units - 3, 4, 2 * units, units},                // two strips a column
+        {5, 8, 2 * units, 1},                                // one column, all its strips
+        {4 * (2 * units - 1), 4, 2 * units, 2 * units - 1},  // G / C not whole: rows rounded up
         {8 * units + 8 * units / 2 + 1, 8, 2 * units, units + units / 2 + 1}};
     for (const Case& c : cases) {
         KernelVariant v{"-DPG=2", {4, 2}, {1, 1}};
@@ -460,7 +467,7 @@ __kernel void pg_probe(__global int* seen, int width, int height, int groups) {
         ClMem buf =
             cl.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, seen.size() * 4, seen.data());
         tk.enqueue(cl, cl.queue(), "", c.width, 7, [&](cl_kernel k, std::array<size_t, 2>) {
-            set_args(k, buf.get(), static_cast<cl_int>(c.width), cl_int{7});
+            set_args(k, buf.get(), static_cast<cl_int>(c.cols * rows), cl_int{7});
         });
         VFX_CL(clEnqueueReadBuffer(cl.queue(), buf.get(), CL_TRUE, 0, seen.size() * 4, seen.data(),
                                    0, nullptr, nullptr));
@@ -473,7 +480,7 @@ __kernel void pg_probe(__global int* seen, int width, int height, int groups) {
                 EXPECT_EQ(s[2], static_cast<cl_int>(rows));
                 EXPECT_EQ(s[3], static_cast<cl_int>(groups));
             }
-        EXPECT_EQ(seen[4 * c.cols * rows], 0) << "a group past the grid";
+        EXPECT_EQ(seen[4 * c.cols * rows], 0) << "groups past the grid";
     }
 }
 

@@ -290,7 +290,8 @@ void ClContext::release_eviction_scratch() {
 
 void ClContext::set_eviction_bytes(size_t bytes) {
     std::lock_guard lock(scratch_mutex_);
-    eviction_bytes_ = bytes != 0 ? (bytes + 63) & ~size_t{63} : eviction_bytes(info_);
+    // (Whole 128-byte units: two halves of whole 64-byte units, neither empty.)
+    eviction_bytes_ = bytes != 0 ? (bytes + 127) & ~size_t{127} : eviction_bytes(info_);
     eviction_off_ = false;
     scratch_.reset();
 }

@@ -63,7 +63,8 @@ struct ClDeviceInfo {
 // Every device of every platform; empty when no ICD is installed.
 std::vector<ClDeviceInfo> list_cl_devices();
 
-// Bytes of the write with which ClContext::evict_caches empties a device's caches: on a GPU or
+// Bytes of the scratch through which ClContext::evict_caches copies (its first half to its
+// second) to empty a device's caches: on a GPU or
 // accelerator max(2 x global_cache_bytes, 128 MiB) (drivers report the L1, not the L2 or an
 // AMD Infinity Cache: 128 MiB covers the H100's and H200's 50 MB L2 and the 96-128 MB of
 // other GPUs' last levels), at most an eighth of the device's memory and its largest
@@ -131,8 +132,8 @@ public:
     void release_eviction_scratch();
     // Evictions enqueued so far (tests).
     uint64_t evictions() const { return evictions_.load(); }
-    // Tests: evict through a scratch of `bytes` on any device (0: eviction_bytes(info()) again), and
-    // turn eviction back on after a failure.
+    // Tests: evict through a scratch of `bytes` (rounded up to 128) on any device (0:
+    // eviction_bytes(info()) again), and turn eviction back on after a failure.
     void set_eviction_bytes(size_t bytes);
 
     // The auto-tuner (compute/tuner.hpp), its disk cache keyed by this device. Its mode starts

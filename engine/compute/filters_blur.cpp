@@ -197,7 +197,7 @@ std::vector<KernelVariant> gaussian_variants() {
             // PG=4 (gaussian.cl): one wave of strips of unequal length, the same work on every
             // SM, the grid's columns the strips' (group_px.x: GM_W). H200 4K, the bench in three
             // alternating rounds: the Gaussian 0.0280-0.0283 ms (70 % of the copy) against
-            // 0.0284-0.0286 for NS 17 with LH=2, the unsharp 0.0285 (69-70 %) against
+            // 0.0284-0.0287 for NS 17 with LH=2, the unsharp 0.0284-0.0286 (69 %) against
             // 0.0296-0.0300 (benchmarks/2026-11-28-s24).
             {"-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=2", {32, 4}, {1, 1}, rgba8_tc, {64, 0}},
             {"-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=3", {32, 4}, {1, 1}, rgba8_tc, {64, 0}},

@@ -149,8 +149,9 @@ std::vector<KernelVariant> demosaic_variants() {
             {"-DPY=4 -DDI=5 -DPRMT=1 -DLX=32 -DLP=1024", {32, 4}, {4, 4}},
             // NC=1 (demosaic.cl): the words through the read-only path (NVIDIA). H200 4K, the
             // bench in three alternating rounds in two calls: MHC 0.0178-0.0180 ms against
-            // 0.0181-0.0183 for RP 192 without it (benchmarks/2026-11-28-s24). For bilinear and
-            // mono16 the same loads (bilinear) or the plain ones (mono16).
+            // 0.0181-0.0183 for RP 192 without it (benchmarks/2026-11-28-s24). Bilinear takes the
+            // same loads, mono16 the plain ones; off NVIDIA these are the FP RP 192 and 256
+            // programs (two more builds on a first start, a pick among equals).
             {"-DPY=2 -DDI=5 -DPRMT=1 -DFP=1 -DRP=192 -DNC=1", {16, 8}, {4, 2}},
             {"-DPY=2 -DDI=5 -DPRMT=1 -DFP=1 -DRP=256 -DNC=1", {16, 8}, {4, 2}}};
 }

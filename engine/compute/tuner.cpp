@@ -41,12 +41,13 @@ namespace {
 // L2, looked no faster). A copy, not a fill: it leaves L2 holding lines read and lines written,
 // as the previous frame's kernel does in the bench and in playback, where a fill leaves it all
 // written; after a fill the H200's tuner put the one-wave strips of the Gaussian and unsharp
-// (gaussian.cl's PG) level with strips of 17 steps or behind them (0.0294-0.0296 ms against
-// 0.0294-0.0299), where the bench has them 2 and 4 % ahead (0.0280-0.0286 against
-// 0.0285-0.0299); after a copy it ranks them as the bench does, the Gaussian's within 1 % of its
-// times (0.0282-0.0283 against 0.0287-0.0288), and picks as well as the bench for demosaic
-// (benchmarks/2026-11-28-s24; a read of the buffer instead ranked the strips alike but picked
-// a bilinear demosaic 11 % slower in the bench).
+// (gaussian.cl's PG) level with strips of 17 steps or behind them (the Gaussian 0.0294-0.0295
+// ms against 0.0294-0.0295, the unsharp 0.0296-0.0299 against 0.0299-0.0300), where the bench
+// has them 2 and 4 % ahead (0.0280-0.0286 against 0.0285-0.0299); after a copy it ranks them
+// as the bench does, puts the Gaussian's within 1 % of their bench times (0.0282-0.0283 ms
+// against 0.0280-0.0283, the strips of 17 steps 0.0287-0.0288 against 0.0285-0.0288), and
+// picks as the bench would for demosaic (benchmarks/2026-11-28-s24; a read of the buffer
+// instead ranked the strips alike but picked a bilinear demosaic 11 % slower in the bench).
 // How candidates are measured, part of every tuning key (TunedKernel::key_of): choices made
 // another way (before the runs evicted the caches, or after a fill) are measured again.
 constexpr const char* kMethod = "bursts of 2 after a cache eviction by copy";
@@ -509,12 +510,16 @@ ClEvent TunedKernel::enqueue(ClContext& cl, cl_command_queue queue, const std::s
             if (v.group_px[0] == 0)
                 throw std::logic_error(
                     fmt::format("{}: PG candidate {} has no group_px.x", kernel_, v.label()));
-            const size_t cols = (width + v.group_px[0] - 1) / v.group_px[0];
+            // (At least one column: a frame 0 wide launches groups that write nothing.)
+            const size_t cols = std::max<size_t>((width + v.group_px[0] - 1) / v.group_px[0], 1);
             const size_t groups = std::max<size_t>(
                 static_cast<size_t>(*pg) * std::max(cl.info().compute_units, 1u), cols);
             const cl_int g = static_cast<cl_int>(groups);
             cl_uint nargs = 0;
             VFX_CL(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, nullptr));
+            if (nargs == 0)
+                throw std::logic_error(fmt::format(
+                    "{}: PG candidate {} has no argument for the group count", kernel_, v.label()));
             VFX_CL(clSetKernelArg(k, nargs - 1, sizeof g, &g));
             return enqueue_2d(queue, k, cols * v.local[0], (groups + cols - 1) / cols * v.local[1],
                               v.local, after);
