@@ -260,7 +260,6 @@ inline void dm_load_words(__global const uchar* src, int pitch, int xa, int y, i
     }
 }
 
-// p[k + 2] = P(k), k = -2 .. 3, of the quad whose samples are word b (a before it, c after).
 // -DNC=1 (NVIDIA, mono8): the interior blocks' words loaded through the non-coherent (read-only)
 // data path (PTX ld.global.nc); the source is not written while the kernel runs. H200 4K, the
 // bench in three alternating rounds in each of two calls: MHC 0.0178-0.0180 ms (68-69 % of the
@@ -278,6 +277,7 @@ inline dmw_t dm_ld(__global const dmw_t* p) {
 }
 #endif
 
+// p[k + 2] = P(k), k = -2 .. 3, of the quad whose samples are word b (a before it, c after).
 inline void dm_pairs(dmw_t a, dmw_t b, dmw_t c, dp_t* p) {
 #if WORK16
     const uint2 al = a & 0xFFFFu, bl = b & 0xFFFFu, cl = c & 0xFFFFu;  // samples 0, 2 of a word
