@@ -9,6 +9,10 @@
 #                              `vfx bench` at 4K with fresh tuning of FILTERS (debug log in
 #                              $out/tune.txt): its table, and the tuner's per-candidate times of
 #                              the candidates matching PATTERN (grep -E), into summary.txt
+#   tuner_times_ptx FILTERS PATTERN LIMIT PROGRAMS
+#                              tuner_times with every program dumped (VFX_DUMP_BINARIES), and
+#                              NVIDIA's PTX of those whose build options match PROGRAMS
+#                              (grep -E) into $OUT/ptx.tar.gz, for ptxas's register counts here
 #   forced NAME FILTER CASE LIMIT LABEL...
 #                              scripts/forced-bench.sh: the bench with each LABEL forced, three
 #                              alternating rounds, into $out/forced-NAME and summary.txt
@@ -43,6 +47,14 @@ tuner_times() {
     tee -a "$sum"
   grep -oE 'tuned [^ ]+ .*' "$out/tune.txt" | tr ';' '\n' | grep -E "$pattern|chose" |
     tee -a "$sum"
+}
+
+tuner_times_ptx() {
+  local programs=$4
+  mkdir -p "$tmp/bin"
+  VFX_DUMP_BINARIES=$tmp/bin tuner_times "$1" "$2" "$3"
+  (cd "$tmp/bin" && grep -lE "$programs" *.txt | while read -r t; do echo "$t" "${t%.txt}.bin"; done |
+    xargs tar -czf "$final/ptx.tar.gz")
 }
 
 forced() {

@@ -15,12 +15,7 @@ set -uo pipefail
 source scripts/device-call.sh
 device_call s23-pg4 "${1:-}" || exit 0
 
-export VFX_DUMP_BINARIES=$tmp/bin
-mkdir -p "$VFX_DUMP_BINARIES"
-tuner_times gaussian,unsharp 'PG=|LH=' 100
-unset VFX_DUMP_BINARIES
-(cd "$tmp/bin" && grep -lE 'PG=' *.txt | while read -r t; do echo "$t" "${t%.txt}.bin"; done |
-  xargs tar -czf "$final/ptx.tar.gz")
+tuner_times_ptx gaussian,unsharp 'PG=|LH=' 100 'PG='
 forced unsharp unsharp 'UNSHARP=1' 80 \
   "-DMMA=1 -DLV=1 -DMW=4 -DNS=17 -DLH=3 32x4 px2x68" \
   "-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=3 32x4"

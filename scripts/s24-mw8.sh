@@ -13,12 +13,7 @@ set -uo pipefail
 source scripts/device-call.sh
 device_call s24-mw8 "${1:-}" || exit 0
 
-export VFX_DUMP_BINARIES=$tmp/bin
-mkdir -p "$VFX_DUMP_BINARIES"
-tuner_times gaussian,unsharp,demosaic 'PG=|NS=17 -DLH|NC=|FP=1 -DRP' 120
-unset VFX_DUMP_BINARIES
-(cd "$tmp/bin" && grep -lE 'PG=|NC=' *.txt | while read -r t; do echo "$t" "${t%.txt}.bin"; done |
-  xargs tar -czf "$final/ptx.tar.gz")
+tuner_times_ptx gaussian,unsharp,demosaic 'PG=|NS=17 -DLH|NC=|FP=1 -DRP' 120 'PG=|NC='
 forced gaussian gaussian 'UNSHARP=0' 90 \
   "-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=2 32x4" \
   "-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=3 32x4" \

@@ -15,12 +15,7 @@ set -uo pipefail
 source scripts/device-call.sh
 device_call s24-pgc "${1:-}" || exit 0
 
-export VFX_DUMP_BINARIES=$tmp/bin
-mkdir -p "$VFX_DUMP_BINARIES"
-tuner_times gaussian,unsharp 'PG=|PF=|NS=17' 120
-unset VFX_DUMP_BINARIES
-(cd "$tmp/bin" && grep -lE 'PG=|PF=|NS=17' *.txt | while read -r t; do echo "$t" "${t%.txt}.bin"; done |
-  xargs tar -czf "$final/ptx.tar.gz")
+tuner_times_ptx gaussian,unsharp 'PG=|PF=|NS=17' 120 'PG=|PF=|NS=17'
 forced gaussian gaussian 'UNSHARP=0' 100 \
   "-DMMA=1 -DLV=1 -DMW=4 -DNS=17 -DLH=2 32x4 px2x68" \
   "-DMMA=1 -DLV=1 -DMW=4 -DPG=4 -DLH=2 32x4" \
