@@ -480,7 +480,32 @@ __kernel void demosaic(__global const uchar* src, int src_pitch, __global uchar*
 #pragma unroll
             for (int i = 0; i < DM_Q + 2; ++i)
                 w[j][i] = dm_ld(((__global const dmw_t*)row) + i - 1);
-    } else {
+    }
+#if !WORK16
+    else if ((y0 >= 2) & (y0 + PY + 2 <= height) & (xa + PX <= width) & ((width & 3) == 0)) {
+        // The blocks at the left and right edges of a frame whose width is a multiple of 4
+        // (mono8), their rows inside: the words that hold samples of the frame loaded as inside,
+        // the one before the frame (xa 0) or after it (xa + PX = width) made from the word next
+        // to it by one byte permute (reflect-101: -2, -1 are 2, 1; width, width + 1 are
+        // width - 2, width - 3; the other two bytes are samples no filter reads). Their warps
+        // (one in 30 at 4K) took the per-sample path below as well as the inside one, several
+        // times an inside warp's instructions. H200 4K, the bench in three alternating rounds:
+        // MHC 0.0174-0.0180 ms against 0.0180-0.0181, bilinear 0.0163-0.0164 against
+        // 0.0164-0.0165 (benchmarks/2026-11-28-s25).
+        __global const uchar* row = src + (size_t)(y0 - 2) * (size_t)src_pitch + (size_t)xa;
+        const bool left = xa == 0, right = xa + PX == width;
+#pragma unroll
+        for (int j = 0; j < PY + 4; ++j, row += src_pitch) {
+#pragma unroll
+            for (int i = 0; i < DM_Q + 2; ++i)
+                if ((i > 0 || !left) && (i < DM_Q + 1 || !right))
+                    w[j][i] = dm_ld(((__global const dmw_t*)row) + i - 1);
+            if (left) w[j][0] = vfx_prmt(w[j][1], 0u, 0x1200u);
+            if (right) w[j][DM_Q + 1] = vfx_prmt(w[j][DM_Q], 0u, 0x0012u);
+        }
+    }
+#endif
+    else {
 #pragma unroll
         for (int j = 0; j < PY + 4; ++j)
             dm_load_words(src, src_pitch, xa, reflect101(y0 - 2 + j, height), width, w[j]);

@@ -5,7 +5,7 @@
 # with nvcc) under Nsight Compute, which does not profile OpenCL itself. Only kernels whose
 # arguments the script knows are profiled (box_strip, gaussian_strip, sobel_apply, demosaic, the
 # bench's fused point-wise run); others are listed.
-#   source .devpack/env.sh && [REGCAPS="32 24"] bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
+#   source .devpack/env.sh && [REGCAPS="32 24"] [STRIP_LABEL=LABEL] bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
 # Results under $OUT: profile.tar.gz holding kernels.txt (the bench table), tuned.txt, and per kernel
 # <name>.time.txt (ptx_profile's own median, to compare with the bench), <name>.ncu.txt,
 # <name>.stalls.txt (stall reasons) and <name>.pipes.txt (each pipe's busy share and
@@ -47,10 +47,14 @@ while IFS= read -r line; do
   file=$(sed -E 's/.*tuned ([^:]+):.*/\1/' <<<"$line")
   kernel=$(sed -E 's/.*tuned [^:]+:([a-z_0-9]+) .*/\1/' <<<"$line")
   base=$(sed -E 's/.*tuned [^[]*\[([^]]*)\].*/\1/' <<<"$line" | sed 's/ *$//')
-  chose=$(sed -E 's/.*chose (.*)$/\1/' <<<"$line")
-  opts=$(sed -E 's/ [0-9]+x[0-9]+ px[0-9]+x[0-9]+$//' <<<"$chose")
-  read -r lx ly <<<"$(sed -E 's/.* ([0-9]+)x([0-9]+) px[0-9]+x[0-9]+$/\1 \2/' <<<"$chose")"
-  read -r pw ph <<<"$(sed -E 's/.* px([0-9]+)x([0-9]+)$/\1 \2/' <<<"$chose")"
+  chose=$(sed -E 's/.*chose (.*)$/\1/; s/ \([0-9]+ rounds\)$//' <<<"$line")
+  # STRIP_LABEL: the gaussian_strip candidate to profile in place of the tuner's pick.
+  [ "$kernel" = gaussian_strip ] && [ -n "${STRIP_LABEL:-}" ] && chose=$STRIP_LABEL
+  # The label: options, the group's shape, and its pixels per work-item where not 1 x 1.
+  opts=$(sed -E 's/ [0-9]+x[0-9]+( px[0-9]+x[0-9]+)?$//' <<<"$chose")
+  read -r lx ly <<<"$(sed -E 's/.* ([0-9]+)x([0-9]+)( px[0-9]+x[0-9]+)?$/\1 \2/' <<<"$chose")"
+  pw=1 ph=1
+  [[ "$chose" =~ px([0-9]+)x([0-9]+)$ ]] && pw=${BASH_REMATCH[1]} ph=${BASH_REMATCH[2]}
   radius=$(grep -oE -- '-DRADIUS=[0-9]+' <<<"$base" | cut -d= -f2)
   case $kernel in
     box_strip)
@@ -80,6 +84,17 @@ while IFS= read -r line; do
   # kShOutputQuads, KernelVariant::group_px).
   grep -q -- '-DSH=1' <<<"$opts" && gx=$(( (W + 111) / 112 * 32 ))
   gy=$(( ( (H + ph - 1) / ph + ly - 1) / ly * ly ))
+  # gaussian.cl's PG=N (TunedKernel's launch): G = N groups per SM (at least one per column of
+  # 16 MW pixels) as columns x ceil(G / columns), G the last argument.
+  pg=$(grep -oE -- '-DPG=[0-9]+' <<<"$opts" | cut -d= -f2)
+  if [ -n "$pg" ]; then
+    mw=$(grep -oE -- '-DMW=[0-9]+' <<<"$opts" | cut -d= -f2)
+    sms=132  # the H100 and H200 SXM (this script runs on those)
+    cols=$(( (W + 16 * mw - 1) / (16 * mw) )); groups=$(( pg * sms ))
+    [ "$groups" -lt "$cols" ] && groups=$cols
+    gx=$(( cols * lx )); gy=$(( (groups + cols - 1) / cols * ly ))
+    args+=",i:$groups"
+  fi
   name=$(tr -c 'A-Za-z0-9\n' '_' <<<"${kernel}${base}" | tr -s _)
   # Generated point-wise programs share their kernel's name: tell them apart by file.
   [ "$kernel" = pointwise ] && name="${name}_${file%%.cl}"

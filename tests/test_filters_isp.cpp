@@ -395,10 +395,13 @@ TEST_F(Isp, MosaicBitExact) {
 }
 
 // Every tuned candidate (forced in turn) against the reference, on sizes that are not multiples
-// of a work-item's block (4 x PY) and on frames smaller than one block.
+// of a work-item's block (4 x PY), on frames smaller than one block, and on widths that are
+// multiples of 4 (demosaic's edge blocks of mono8 then take their words from the row: 4 wide,
+// one block at both edges; 64 wide, blocks at each edge).
 TEST_F(Isp, DemosaicAndMosaicEveryTunedVariant) {
     ClContext& cl = *test_cl();
-    const std::pair<int, int> sizes[] = {{67, 29}, {1, 1}, {3, 200}, {5, 6}, {9, 3}, {130, 7}};
+    const std::pair<int, int> sizes[] = {{67, 29}, {1, 1}, {3, 200}, {5, 6},
+                                         {9, 3},   {130, 7}, {4, 9}, {64, 11}};
     for (const KernelVariant& v : stencil::demosaic_variants()) {
         cl.tuner().force(v.label());
         std::mt19937 rng(104);
