@@ -13,8 +13,9 @@
 // which rotates buffers so that every run reads from DRAM: part of a 4K frame stays in L2 here).
 //
 // The PTX is adapted as text before it is loaded, the only two places where OpenCL's PTX
-// differs from CUDA's: %envreg registers (the OpenCL runtime's global and group offsets) read
-// as 0, and each `.ptr .const` parameter (an OpenCL __constant pointer) becomes a module
+// differs from CUDA's: %envreg registers (what the OpenCL runtime passes: the group offsets
+// and global offsets, read as 0, and in %envreg6..8 the groups along x, y, z, get_num_groups,
+// read as %nctaid), and each `.ptr .const` parameter (an OpenCL __constant pointer) becomes a module
 // constant that the harness fills. SPEC lists the kernel's arguments, comma-separated: `in`
 // (a device buffer of --bytes random bytes), `out` (a device buffer of --bytes bytes), `i:N`
 // (int), `f:X` (float), `c:X;Y;...` (a __constant float array), `v:X;Y;...` (a float16 by
@@ -72,9 +73,17 @@ static std::vector<std::string> split(const std::string& s, char sep) {
     return out;
 }
 
-// The PTX with %envreg read as 0 and the kernel's k-th `.ptr .const` parameter loaded as the
-// address of module constant ptx_profile_c<k> (its loads keep going to the constant space).
+// The PTX with %envreg6..8 read as %nctaid.x..z (NVIDIA's OpenCL PTX takes get_num_groups
+// from them: gaussian.cl's PG read 0 groups and its groups returned at once, benchmarks/
+// 2026-11-28-s25), the other %envreg as 0 (offsets), and the kernel's k-th `.ptr .const`
+// parameter loaded as the address of module constant ptx_profile_c<k> (its loads keep going to
+// the constant space).
 static std::string adapt_ptx(std::string ptx, const std::string& kernel, int* nconst) {
+    const char* dims[] = {"x", "y", "z"};
+    for (int d = 0; d < 3; ++d)
+        ptx = std::regex_replace(
+            ptx, std::regex(R"(mov\.b32(\s+%r\d+),\s*%envreg)" + std::to_string(6 + d) + ";"),
+            std::string("mov.u32$1, %nctaid.") + dims[d] + ";");
     ptx = std::regex_replace(ptx, std::regex(R"(mov\.b32(\s+%r\d+),\s*%envreg\d+;)"),
                              "mov.b32$1, 0;");
     if (ptx.find("%envreg") != std::string::npos) die("an %%envreg use the tool does not know");
