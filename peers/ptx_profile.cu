@@ -15,8 +15,8 @@
 // The PTX is adapted as text before it is loaded, the only two places where OpenCL's PTX
 // differs from CUDA's: %envreg registers (what the OpenCL runtime passes: the group offsets
 // and global offsets, read as 0, and in %envreg6..8 the groups along x, y, z, get_num_groups,
-// read as %nctaid), and each `.ptr .const` parameter (an OpenCL __constant pointer) becomes a module
-// constant that the harness fills. SPEC lists the kernel's arguments, comma-separated: `in`
+// read as %nctaid), and each `.ptr .const` parameter (an OpenCL __constant pointer) becomes a
+// module constant that the harness fills. SPEC lists the kernel's arguments, comma-separated: `in`
 // (a device buffer of --bytes random bytes), `out` (a device buffer of --bytes bytes), `i:N`
 // (int), `f:X` (float), `c:X;Y;...` (a __constant float array), `v:X;Y;...` (a float16 by
 // value: up to 16 floats, the rest 0).

@@ -400,8 +400,8 @@ TEST_F(Isp, MosaicBitExact) {
 // one block at both edges; 64 wide, blocks at each edge).
 TEST_F(Isp, DemosaicAndMosaicEveryTunedVariant) {
     ClContext& cl = *test_cl();
-    const std::pair<int, int> sizes[] = {{67, 29}, {1, 1}, {3, 200}, {5, 6},
-                                         {9, 3},   {130, 7}, {4, 9}, {64, 11}};
+    const std::pair<int, int> sizes[] = {{67, 29}, {1, 1},   {3, 200}, {5, 6},
+                                         {9, 3},   {130, 7}, {4, 9},   {64, 11}};
     for (const KernelVariant& v : stencil::demosaic_variants()) {
         cl.tuner().force(v.label());
         std::mt19937 rng(104);
