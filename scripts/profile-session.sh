@@ -5,7 +5,7 @@
 # with nvcc) under Nsight Compute, which does not profile OpenCL itself. Only kernels whose
 # arguments the script knows are profiled (box_strip, gaussian_strip, sobel_apply, demosaic, the
 # bench's fused point-wise run); others are listed.
-#   source .devpack/env.sh && [REGCAPS="32 24"] [STRIP_LABEL=LABEL] bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
+#   source .devpack/env.sh && [REGCAPS="32 24"] [STRIP_LABEL=LABEL] [SMS=N] bash scripts/profile-session.sh FILTERS (names: box,unsharp) [NCU_SECTION_SET]
 # Results under $OUT: profile.tar.gz holding kernels.txt (the bench table), tuned.txt, and per kernel
 # <name>.time.txt (ptx_profile's own median, to compare with the bench), <name>.ncu.txt,
 # <name>.stalls.txt (stall reasons) and <name>.pipes.txt (each pipe's busy share and
@@ -89,7 +89,7 @@ while IFS= read -r line; do
   pg=$(grep -oE -- '-DPG=[0-9]+' <<<"$opts" | cut -d= -f2)
   if [ -n "$pg" ]; then
     mw=$(grep -oE -- '-DMW=[0-9]+' <<<"$opts" | cut -d= -f2)
-    sms=132  # the H100 and H200 SXM (this script runs on those)
+    sms=${SMS:-132}  # the H100 and H200 SXM; SMS=N for a card with another count (H100 PCIe: 114)
     cols=$(( (W + 16 * mw - 1) / (16 * mw) )); groups=$(( pg * sms ))
     [ "$groups" -lt "$cols" ] && groups=$cols
     gx=$(( cols * lx )); gy=$(( (groups + cols - 1) / cols * ly ))
