@@ -43,11 +43,14 @@ __kernel void gaussian_v(__global const float4* tmp, int width, int height, __co
 // included, makes the same frame on every device. The host gives taps n_d / 4096 (n_d =
 // round(4096 w_d) for d >= 1, n_0 = 4096 - 2 sum n_d: they sum to exactly 1). The horizontal
 // sum H = sum n x / 4096 is then exact in float (x <= 255: multiples of 2^-12 below 2^8, in any
-// order), and is rounded to eighths of a level (ties to even: H + 2^20 - 2^20); the vertical
-// sum of n H / 4096 is exact again (multiples of 2^-15 below 2^8). The blur is that sum, rounded
-// to the nearest level (ties to even). Within 1/16 level of the float blur with the quantised
+// order), and is rounded to quarters of a level (ties to even: H + 2^21 - 2^21); the vertical
+// sum of n H / 4096 is exact again (multiples of 2^-14 below 2^8). The blur is that sum, rounded
+// to the nearest level (ties to even). Within 1/8 level of the float blur with the quantised
 // taps (tests: the exact integer form in tests/compute_test_util.hpp, and within 1 of the double
-// reference). RGBA16 keeps float taps and no rounding in between.
+// reference). Quarters rather than eighths because the tensor-core candidates' conversion of
+// the horizontal sums to half rounds them to quarters for nothing (see the MMA path): the
+// explicit rounding to eighths cost the H200's 4K unsharp 2 % (BENCHMARKS.md, twenty-sixth
+// session). RGBA16 keeps float taps and no rounding in between.
 
 #ifdef RADIUS
 #ifndef PY
@@ -97,13 +100,13 @@ inline void gs_load_quad(__global const uchar* src, int pitch, int xa, int y, in
 }
 
 // The horizontal pass at pixel m of a row's pixels p (symmetric taps: the two pixels at
-// distance k are added, then multiplied once); GS_FX: rounded to eighths of a level.
+// distance k are added, then multiplied once); GS_FX: rounded to quarters of a level.
 inline float4 gs_h_at(const float4* p, int m, float16 wh) {
     float4 s = p[m] * gs_tap(wh, 0);
 #pragma unroll
     for (int k = 1; k <= RADIUS; ++k) s = fma((float4)(gs_tap(wh, k)), p[m - k] + p[m + k], s);
 #if GS_FX
-    s = (s + 1048576.0f) - 1048576.0f;
+    s = (s + 2097152.0f) - 2097152.0f;
 #endif
     return s;
 }
@@ -159,8 +162,9 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 //    K8, radius <= 4: 24 wide from 4 left, a k16 and a k8 product, see GM_OFF), n the row (8 per
 //    product): A[m][k] = tap |k - GM_OFF - m| (0 beyond the radius: radius <= 8),
 //    B[k][n] the pixel over 256, as the half 4 + value / 256 (exact; its bits are 0x44 above
-//    the byte, one byte permute), D started at -4 (the taps sum to exactly 1): H / 256, rounded
-//    to 2^-11 (eighths of a level).
+//    the byte, one byte permute), D started at -3 (the taps sum to exactly 1): 1 + H / 256,
+//    which the conversion to half rounds to 2^-10 (quarters of a level, ties to even: the
+//    half's ulp in [1, 2)), then H / 256 (LV: H) exactly by one f16x2 add (multiply-add).
 //  - Vertical: the same A (m now the output row, k the input row of a 32-row window starting 8
 //    above; K8: 24 from 4 above), B[k][n] = H / 256 at row k, column n, D started at 0
 //    (Gaussian) or at minus the input over 256 (unsharp: see gm_start). The horizontal result's
@@ -213,14 +217,13 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 #if K8 && RADIUS > 4
 #error "gaussian: K8 windows reach 4 pixels"
 #endif
-// -DLV=1: H and the vertical products in levels rather than in units of 256 levels (the
-// horizontal rounding to eighths as one multiply-add, fma(d, 256, 2^20) - 2^20, where it was
-// d + 2^12 - 2^12; every value 256 times the other form's, exactly, so the frames are the same),
-// so that the outputs are rounded, saturated and packed two at a time by vfx_level2_u8 (one F2IP
-// on NVIDIA) where each level took its own rounding add (unsharp: its multiply-add without the
-// saturation, and no min) and its own byte permute. With LV every "H / 256", "v / 256" and
-// "x / 256" below is H, v and x, m is 0x4B000000 (2^23) and the horizontal rounding's step is
-// 2^-3 (an eighth of a level; H <= 255.875 is exact as a half, whose ulp is 2^-3 in [128, 256)).
+// -DLV=1: H and the vertical products in levels rather than in units of 256 levels (H from
+// 1 + H / 256 by 256 x - 256 rather than x - 1; every value 256 times the other form's, exactly,
+// so the frames are the same), so that the outputs are rounded, saturated and packed two at a
+// time by vfx_level2_u8 (one F2IP on NVIDIA) where each level took its own rounding add
+// (unsharp: its multiply-add without the saturation, and no min) and its own byte permute. With
+// LV every "H / 256", "v / 256" and "x / 256" below is H, v and x, and m is 0x4B000000 (2^23)
+// (H <= 255.75 in quarters is exact as a half, whose ulp is 2^-3 in [128, 256)).
 #if defined(LV) && LV
 #define GM_LV 1
 #else
@@ -250,6 +253,19 @@ typedef uint2 gm_a8_t;  // m16n8k8: A operand registers a0a1, a2a3
 inline gm_h2 gm_pack(float lo, float hi) {
     uint r;
     asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+// H of two horizontal sums d = 1 + H / 256 (floats in [1, 2)): the conversion to half rounds
+// them to 2^-10, quarters of a level (ties to even), then H / 256 = d - 1 (LV: H = 256 d - 256),
+// exact, in one f16x2 operation.
+inline gm_h2 gm_pack_h(float lo, float hi) {
+    uint r = gm_pack(lo, hi);
+#if GM_LV
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(r), "r"(0x5C005C00u), "r"(0xDC00DC00u));
+#else
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(r), "r"(0xBC00BC00u));
+#endif
     return r;
 }
 
@@ -296,6 +312,17 @@ typedef float4 gm_b_t;
 typedef float4 gm_a8_t;
 
 inline gm_h2 gm_pack(float lo, float hi) { return (float2)(lo, hi); }  // exact here
+
+// As the tensor-core form's gm_pack_h: 1 + H / 256 rounded to 2^-10 (ties to even: + 2^13 -
+// 2^13 in [1, 2)), then H / 256 (LV: H), exact.
+inline gm_h2 gm_pack_h(float lo, float hi) {
+    const float2 d = ((float2)(lo, hi) + 8192.0f) - 8192.0f;
+#if GM_LV
+    return fma(d, (float2)(256.0f), (float2)(-256.0f));
+#else
+    return d - 1.0f;
+#endif
+}
 
 // The product through __local: each work-item puts its A and B elements in the warp's
 // 16 x 16 + 16 x 8 scratch `sc`, then sums its 4 D elements (every work-item of the group
@@ -493,22 +520,15 @@ inline void gm_horizontal(__local const uint* slot, int warp, int lane, gm_a_t a
         }
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
-            float4 d = gm_mma(a0, (gm_b_t)(v[0][c], v[1][c]), (float4)(-4.0f), sc, lane);
+            float4 d = gm_mma(a0, (gm_b_t)(v[0][c], v[1][c]), (float4)(-3.0f), sc, lane);
 #if K8
             d = gm_mma8(a1, v[2][c], d, sc, lane);
 #else
             d = gm_mma(a1, (gm_b_t)(v[2][c], v[3][c]), d, sc, lane);
 #endif
-            // To eighths of a level (2^-11 here), ties to even (GS_FX): H / 256 is then exact as a
-            // half. Quarters would need no adds (cvt rounds a half 1 + H / 256 to them): 1-4 %
-            // faster on the H100, and twice the error.
-#if GM_LV
-            d = fma(d, (float4)(256.0f), (float4)(1048576.0f)) - 1048576.0f;  // LV: in levels
-#else
-            d = (d + 4096.0f) - 4096.0f;
-#endif
-            h[4 * c + b] = gm_pack(d.x, d.y);
-            h[4 * c + 2 + b] = gm_pack(d.z, d.w);
+            // d = 1 + H / 256: to quarters of a level and H / 256 (LV: H) by gm_pack_h (GS_FX).
+            h[4 * c + b] = gm_pack_h(d.x, d.y);
+            h[4 * c + 2 + b] = gm_pack_h(d.z, d.w);
         }
     }
 }
@@ -926,8 +946,8 @@ inline float gs_h1(const float* p, int m, float16 wh) {
 #pragma unroll
     for (int k = 1; k <= RADIUS; ++k) s = fma(gs_tap(wh, k), p[m - k] + p[m + k], s);
 #if GS_FX
-    // To eighths of a level: GS_MAGICF / 8 has an ulp of an eighth of the GS unit's level.
-    s = (s + GS_MAGICF * 0.125f) - GS_MAGICF * 0.125f;
+    // To quarters of a level: GS_MAGICF / 4 has an ulp of a quarter of the GS unit's level.
+    s = (s + GS_MAGICF * 0.25f) - GS_MAGICF * 0.25f;
 #endif
     return s;
 }

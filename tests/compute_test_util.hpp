@@ -317,19 +317,19 @@ inline Image ref_unsharp(const Image& in, double sigma, double amount) {
 }
 
 // gaussian.cl's fixed-point blur (GS_FX: RGBA8, radius <= 8) in integers: per channel the
-// horizontal sum S1 = sum n_|k| x (taps n / 4096), rounded to eighths of a level (S1 / 512, ties
-// to even), then the vertical sum S2 of n_|k| times those; the blur is S2 / 32768 exactly.
+// horizontal sum S1 = sum n_|k| x (taps n / 4096), rounded to quarters of a level (S1 / 1024,
+// ties to even), then the vertical sum S2 of n_|k| times those; the blur is S2 / 16384 exactly.
 inline std::vector<int64_t> ref_blur_fx(const Image& in, double sigma) {
     const std::vector<int> n = gaussian_taps_q12(sigma);
-    // v / 512 to nearest, ties to even (v >= 0).
-    auto eighths = [](int64_t v) {
-        const int64_t q = v >> 9;
-        const int64_t rem = v - (q << 9);
-        return rem > 256 || (rem == 256 && (q & 1)) ? q + 1 : q;
+    // v / 1024 to nearest, ties to even (v >= 0).
+    auto quarters = [](int64_t v) {
+        const int64_t q = v >> 10;
+        const int64_t rem = v - (q << 10);
+        return rem > 512 || (rem == 512 && (q & 1)) ? q + 1 : q;
     };
     return ref_separable<int64_t>(
         in, static_cast<int>(n.size()) - 1,
-        [&](int k) { return int64_t{n[static_cast<size_t>(std::abs(k))]}; }, eighths);
+        [&](int k) { return int64_t{n[static_cast<size_t>(std::abs(k))]}; }, quarters);
 }
 
 // gaussian (no amount) or unsharp on RGBA8 up to radius 8, exactly as the GPU computes them:
@@ -340,7 +340,7 @@ inline Image ref_blur_fx_image(const Image& in, double sigma, std::optional<doub
     Image out = in;
     for (size_t i = 0, n = 0; i < out.px.size(); i += 4, ++n)
         for (size_t c = 0; c < 3; ++c) {
-            const float blur = static_cast<float>(b[n * 3 + c]) / 32768.0f;  // exact
+            const float blur = static_cast<float>(b[n * 3 + c]) / 16384.0f;  // exact
             if (!amount) {
                 out.px[i + c] = static_cast<uint16_t>(std::nearbyint(blur));
             } else {
