@@ -188,8 +188,9 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 // tap selection (a table, gm_put_taps), no register copies around the products (operands that
 // are whole register tuples), the unsharp's input level in the products' start value, the
 // horizontal sums' rounding done by their conversion to half. With LV and PG (the H200's
-// choices at 4K since 2026-11-28) the Gaussian's and unsharp's programs hold 127 and 126
-// registers, 16 warps per SM (ptxas on the driver's PTX); on the H200 at 4K they take
+// choices at 4K since 2026-11-28) the Gaussian's and unsharp's programs hold 127 and 128
+// registers, 16 warps per SM (ptxas on the driver's PTX before the quarters, which left clang's
+// PTX at the same count); on the H200 at 4K they take
 // 0.0277-0.0281 ms, 70-71 % of a copy (BENCHMARKS.md, twenty-sixth session).
 // Devices without the instruction (GS_TC=0: PoCL, older GPUs) run the same code with each
 // product done by the warp's 32 work-items through __local (gm_mma below), slowly: the tests
