@@ -226,7 +226,8 @@ inline void gs_store(__global const uchar* src, int src_pitch, __global uchar* d
 // time by vfx_level2_u8 (one F2IP on NVIDIA) where each level took its own rounding add
 // (unsharp: its multiply-add without the saturation, and no min) and its own byte permute. With
 // LV every "H / 256", "v / 256" and "x / 256" below is H, v and x, and m is 0x4B000000 (2^23)
-// (H <= 255.75 in quarters is exact as a half, whose ulp is 2^-3 in [128, 256)).
+// (H, a mean of bytes, is at most 255: in quarters exact as a half, whose ulp is 2^-3 in
+// [128, 256)).
 #if defined(LV) && LV
 #define GM_LV 1
 #else
